@@ -1,0 +1,71 @@
+"""The workbook's table of contents, read from the chapter notebooks themselves."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_CHAPTER = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
+
+
+@dataclass(frozen=True)
+class Chapter:
+    number: str
+    path: Path
+    title: str
+    summary: str
+
+
+def chapters(folder: str | Path | None = None) -> list[Chapter]:
+    """Every chapter notebook ``NN_name.ipynb`` in ``folder`` (default: the notebooks folder
+    beside the package, else the current directory), with its title (the first ``#``
+    heading) and summary (the first sentence after it)."""
+    if folder is None:
+        here = Path(__file__).resolve().parent.parent / "notebooks"
+        folder = here if here.is_dir() else Path.cwd()
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"folder must be a directory holding the chapter notebooks, got {str(folder)!r}")
+    out = []
+    for path in sorted(folder.iterdir()):
+        m = _CHAPTER.match(path.name)
+        if m:
+            title, summary = _title_and_summary(path)
+            out.append(Chapter(m.group(1), path, title, summary))
+    return out
+
+
+def _title_and_summary(path: Path) -> tuple[str, str]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), path.stem)
+    after = text.split(f"# {title}", 1)[-1]
+    paragraphs = [p.strip() for p in after.split("\n\n") if p.strip() and not p.lstrip().startswith(("#", "|", ">", "-", "```"))]
+    first = paragraphs[0].replace("\n", " ") if paragraphs else ""
+    sentence = re.split(r"(?<=[.!?])\s", first, maxsplit=1)[0]
+    return title, sentence
+
+
+class ChapterMap:
+    """A displayable table of the chapters, with links (HTML in a notebook, text elsewhere)."""
+
+    def __init__(self, items: list[Chapter]) -> None:
+        self.items = items
+
+    def __repr__(self) -> str:
+        return "\n".join(f"{c.number}  {c.title}" for c in self.items)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{c.number}</td><td><a href='{html.escape(c.path.name)}'>{html.escape(c.title)}</a></td>"
+            f"<td>{html.escape(c.summary)}</td></tr>" for c in self.items)
+        return ("<table><thead><tr><th>#</th><th>chapter</th><th>what it teaches</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>")
+
+
+def chapter_map(folder: str | Path | None = None) -> ChapterMap:
+    """The chapter list as a table: run it in chapter 00 to see every chapter present."""
+    return ChapterMap(chapters(folder))

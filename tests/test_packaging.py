@@ -1,0 +1,111 @@
+"""The two commands, the environments and the package agree with each other.
+
+Binder reads binder/ and ignores the root files, students use environment.yml, pip uses
+pyproject.toml: if they drift apart, one audience gets a broken workbook.
+"""
+
+import re
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from conftest import ROOT
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~\[; ]", requirement.strip(), maxsplit=1)[0].lower()
+
+
+def _conda_packages(text: str) -> dict[str, str]:
+    """{name: version pin or ''} for the dependencies of a conda environment file."""
+    deps = text.split("dependencies:", 1)[1]
+    out = {}
+    for line in deps.splitlines():
+        m = re.match(r"\s*-\s*([A-Za-z0-9_.\-]+)\s*(?:=+\s*([^\s#]+))?", line)
+        if m:
+            out[m.group(1).lower()] = m.group(2) or ""
+    return out
+
+
+def test_binder_environment_is_identical_to_the_root_one():
+    """repo2docker ignores the root environment.yml once binder/ exists, so the two must be one."""
+    assert (ROOT / "binder" / "environment.yml").read_bytes() == (ROOT / "environment.yml").read_bytes()
+
+
+def test_environment_names_the_same_packages_as_pyproject():
+    """conda (students, Binder) and pip (make lab) install the same runtime and lab packages."""
+    project = _pyproject()["project"]
+    pip_names = {_name(r) for r in project["dependencies"] + project["optional-dependencies"]["lab"]}
+    conda = _conda_packages((ROOT / "environment.yml").read_text())
+    conda_names = set(conda) - {"python", "pip"}
+    assert conda_names == pip_names
+
+
+def test_jupytext_is_pinned_to_one_exact_version_everywhere():
+    """A different jupytext rewrites the paired files' header and the sync check fails on it alone."""
+    lab = _pyproject()["project"]["optional-dependencies"]["lab"]
+    pins = [r for r in lab if _name(r) == "jupytext"]
+    assert len(pins) == 1 and re.fullmatch(r"jupytext==\d+\.\d+\.\d+", pins[0]), pins
+    version = pins[0].split("==")[1]
+    assert _conda_packages((ROOT / "environment.yml").read_text())["jupytext"] == version
+    headers = [p for p in (ROOT / "notebooks").glob("*.md")]
+    for md in headers:
+        assert f"jupytext_version: {version}" in md.read_text(), md.name
+
+
+def test_python_requirement_is_310_or_newer():
+    assert _pyproject()["project"]["requires-python"] == ">=3.10"
+
+
+def test_binder_postbuild_installs_the_package_and_the_viewer_override():
+    text = (ROOT / "binder" / "postBuild").read_text()
+    assert text.startswith("#!/bin/bash") and "set -e" in text
+    assert "pip install --no-deps -e ." in text
+    assert "binder/overrides.json" in text and "share/jupyter/lab/settings" in text
+    assert (ROOT / "binder" / "postBuild").stat().st_mode & 0o111, "postBuild must be executable"
+
+
+def test_viewer_override_opens_markdown_twins_as_notebooks():
+    import json
+    settings = json.loads((ROOT / "binder" / "overrides.json").read_text())
+    viewers = settings["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]
+    assert viewers["markdown"] == "Jupytext Notebook"
+
+
+def test_jupytext_pairs_notebooks_with_myst_markdown():
+    config = tomllib.loads((ROOT / "jupytext.toml").read_text())
+    assert config["formats"] == "ipynb,md:myst"
+
+
+def test_readme_starts_with_the_two_commands():
+    """The README's first lines give the command that opens the workbook and the one that tests it."""
+    head = "\n".join((ROOT / "README.md").read_text().splitlines()[:15])
+    assert "make lab" in head and "make test" in head
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    script = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert script[-1].strip() == "make test"
+
+
+def test_make_binder_url_needs_the_repository_and_prints_the_link():
+    ok = subprocess.run(["make", "-s", "binder-url", "REPO=someone/dpteach"], cwd=ROOT,
+                        capture_output=True, text=True)
+    assert ok.returncode == 0
+    assert ok.stdout.strip() == ("https://mybinder.org/v2/gh/someone/dpteach/HEAD"
+                                 "?urlpath=lab/tree/notebooks/00_start_here.ipynb")
+    missing = subprocess.run(["make", "-s", "binder-url"], cwd=ROOT, capture_output=True, text=True)
+    assert missing.returncode != 0 and "REPO=" in missing.stdout
+
+
+@pytest.mark.parametrize("heavy", ["matplotlib", "ipywidgets", "scipy"])
+def test_import_dpteach_loads_only_numpy(heavy):
+    """The maths layer is cheap: `import dpteach` must not pull in the figure or widget layers."""
+    code = f"import sys, dpteach; sys.exit(1 if {heavy!r} in sys.modules else 0)"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -1,0 +1,117 @@
+"""Sliders drive figures: drive each widget from code and check what it drew.
+
+No browser here: setting a control's value fires the same callback a drag does, and
+``Interactive.result`` holds the numbers the figure was updated with.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import dpteach as dp
+from dpteach import widgets
+
+FACTORIES = [widgets.laplace_density, widgets.privacy_loss, widgets.clipped_sum_sensitivity,
+             widgets.counting_queries_sensitivity]
+
+
+def _extremes(control):
+    """The minimum, maximum and default of a slider (or both states of a toggle)."""
+    if isinstance(control.value, bool):
+        return [True, False]
+    if hasattr(control, "base"):   # log slider: min/max are exponents
+        return [control.base ** control.min, control.base ** control.max, control.value]
+    return [control.min, control.max, control.value]
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_every_control_at_its_extremes_redraws_without_error(factory):
+    """The slider sweep: min, max and default of every control give a new PNG and no message."""
+    w = factory()
+    assert bytes(w.image.value).startswith(b"\x89PNG")
+    for name, control in w.controls.items():
+        for value in _extremes(control):
+            before = w.image.value
+            w.set(**{name: value})
+            assert w.status.value == "", w.status.value
+            assert bytes(w.image.value).startswith(b"\x89PNG")
+            assert w.result
+        assert before is not None
+    w.reset()
+    assert w.values() == w.defaults
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_moving_a_slider_changes_the_image(factory):
+    w = factory()
+    name, control = next(iter(w.controls.items()))
+    first = w.image.value
+    values = _extremes(control)
+    control.value = values[1] if values[1] != control.value else values[0]
+    assert bytes(w.image.value) != bytes(first)
+
+
+def test_laplace_density_follows_b_equals_sensitivity_over_epsilon():
+    w = widgets.laplace_density()
+    r = w.set(epsilon=0.5, sensitivity=2.0)
+    assert r["scale"] == pytest.approx(4.0)
+    assert r["pdf"].max() == pytest.approx(1 / (2 * 4.0), rel=1e-3)
+    assert "b = Δf/ε = 4" in w.figure.title()
+
+
+def test_privacy_loss_stays_in_the_band_and_leaves_it_when_understated():
+    """Theorem 3.6 on screen: |loss| ≤ ε; calibrating to Δf/2 doubles the worst loss."""
+    w = widgets.privacy_loss()
+    for eps in (0.05, 0.7, 3.0):
+        for sens in (0.5, 1.0, 4.0):
+            r = w.set(epsilon=eps, sensitivity=sens, understate=False)
+            assert r["inside"] and r["max_abs_loss"] == pytest.approx(eps)
+            r = w.set(understate=True)
+            assert not r["inside"] and r["max_abs_loss"] == pytest.approx(2 * eps)
+
+
+def test_clipped_sum_sensitivity_is_the_clip_bound():
+    w = widgets.clipped_sum_sensitivity()
+    for clip in (1, 4, 10):
+        assert w.set(clip=clip)["sensitivity"] == clip
+
+
+def test_k_counting_queries_against_a_histogram():
+    w = widgets.counting_queries_sensitivity()
+    for k in (1, 5, 10):
+        r = w.set(k=k)
+        assert (r["overlapping"], r["histogram"]) == (k, 1)
+
+
+def test_unknown_control_is_refused_by_name():
+    with pytest.raises(ValueError, match="unknown control"):
+        widgets.laplace_density().set(delta=0.1)
+
+
+def test_a_failing_update_shows_a_message_not_a_traceback():
+    w = widgets.laplace_density()
+    w._update = lambda **kw: dp.laplace_scale(0, 1)   # what a bad value would do
+    w.redraw()
+    assert "sensitivity must be" in w.status.value
+
+
+def test_widget_text_is_stable_for_nbval():
+    """The text/plain nbval compares is one fixed line, not a repr full of PNG bytes."""
+    w = widgets.laplace_density()
+    bundle = w._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("Interactive figure:")
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_epsilon_slider_spans_a_hundredth_to_ten_on_a_log_scale():
+    s = widgets.epsilon_slider()
+    assert math.isclose(s.base ** s.min, 0.01) and math.isclose(s.base ** s.max, 10)
+
+
+def test_figures_update_in_place_rather_than_rebuild():
+    w = widgets.privacy_loss()
+    fig, lines = w.figure.fig, list(w.figure.fig.axes[1].lines)
+    w.set(epsilon=2.0)
+    assert w.figure.fig is fig and list(fig.axes[1].lines) == lines
+    assert np.isfinite(w.result["loss"]).all()
