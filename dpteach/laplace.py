@@ -30,6 +30,15 @@ def laplace_pdf(x, scale: float) -> np.ndarray | float:
     return out if out.ndim else float(out)
 
 
+def laplace_logpdf(x, scale: float) -> np.ndarray | float:
+    """Log-density of Lap(b): ln Lap(x | b) = −|x|/b − ln(2b). Finite far into the tails,
+    where the density itself underflows to 0."""
+    b = _validate.positive("scale", scale, why="the Laplace scale b is a width")
+    xs = _validate.array("x", x, nonempty=False, allow_inf=True)
+    out = -np.abs(xs) / b - np.log(2 * b)
+    return out if out.ndim else float(out)
+
+
 def laplace_cdf(x, scale: float) -> np.ndarray | float:
     """Cumulative distribution function of Lap(b).
 
@@ -53,7 +62,11 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     """The scale the Laplace mechanism uses: b = Δf / ε."""
     s = _validate.positive("sensitivity", sensitivity, why=_WHY_SENS)
     e = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
-    return s / e
+    b = s / e
+    if not np.isfinite(b):
+        raise ValueError(f"sensitivity / epsilon = {s:g} / {e:g} overflows to an infinite noise scale; "
+                         "use a sensitivity and an epsilon whose ratio is a finite number")
+    return b
 
 
 def laplace_mechanism(true_answer, sensitivity: float, epsilon: float,
@@ -146,7 +159,7 @@ class ProofSteps:
     the proof in order; ``ratio == product ≤ triangle == norm ≤ bound`` must hold pointwise.
     """
 
-    ratio: np.ndarray      # p_x(z) / p_y(z), from the two densities
+    ratio: np.ndarray      # p_x(z) / p_y(z), from the two (log-)densities
     product: np.ndarray    # ∏ exp(ε(|f(y)_i − z_i| − |f(x)_i − z_i|)/Δf)
     triangle: np.ndarray   # ∏ exp(ε|f(x)_i − f(y)_i|/Δf)          (triangle inequality)
     norm: np.ndarray       # exp(ε‖f(x) − f(y)‖₁/Δf)
@@ -171,10 +184,8 @@ def proof_steps(z, fx, fy, sensitivity: float, epsilon: float) -> ProofSteps:
     b = laplace_scale(sensitivity, epsilon)
     eps = _validate.positive("epsilon", epsilon)
     zs = _outputs(z, x.size)
-    px = np.prod(laplace_pdf(zs - x, b), axis=-1)
-    py = np.prod(laplace_pdf(zs - y, b), axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = px / py
+    # The densities underflow to 0 far in the tails; their logs do not.
+    ratio = np.exp(laplace_logpdf(zs - x, b).sum(axis=-1) - laplace_logpdf(zs - y, b).sum(axis=-1))
     product = np.prod(np.exp((np.abs(y - zs) - np.abs(x - zs)) / b), axis=-1)
     triangle = np.broadcast_to(np.prod(np.exp(np.abs(x - y) / b)), product.shape)
     norm = np.broadcast_to(np.exp(np.abs(x - y).sum() / b), product.shape)

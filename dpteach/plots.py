@@ -24,6 +24,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from . import _validate
+from .accuracy import binomial_ci, laplace_accuracy_bound, linf_error_tail
+from .census import CensusFirstNames
+from .counting import histogram_noise
 from .laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
 from .sensitivity import NeighbourDifferences
 
@@ -99,17 +102,15 @@ def new_figure(nrows: int = 1, ncols: int = 1, height: float = 4.2, **kwargs) ->
 def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
     """Render a figure to PNG bytes (what a slider sends to the browser).
 
-    The figure keeps one Agg canvas; its layout is solved on the first render and then
-    frozen, and the PNG is written with light compression, which is where the time goes
-    (a slider redraw is text rendering plus encoding, not the maths).
+    The figure keeps one Agg canvas and the PNG is written with light compression: a slider
+    redraw is text rendering, layout and encoding, not the maths. The layout is solved on
+    every render, because tick labels change width as the axes rescale.
     """
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     if fig.get_dpi() != dpi:
         fig.set_dpi(dpi)
     with styled():
         canvas.draw()
-    if fig.get_layout_engine() is not None:
-        fig.set_layout_engine("none")
     width, height = canvas.get_width_height()
     image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     buf = io.BytesIO()
@@ -283,6 +284,8 @@ class NeighbourChangesFigure(_Updatable):
                 ax.clear()
                 ax.bar(values, counts, width=0.6 * _min_gap(values), color=PALETTE["sky"])
                 ax.axvline(d.sensitivity, color=PALETTE["vermillion"], ls="--", lw=2)
+                gap = _min_gap(values)
+                ax.set_xlim(min(0.0, values.min()) - 0.6 * gap, max(values.max(), d.sensitivity) + 0.6 * gap)
                 ax.set_title(f"{label}: Δf = {d.sensitivity:g}")
                 ax.set_xlabel("‖f(x) − f(y)‖₁ over neighbouring pairs")
                 out[label] = {"values": values, "counts": counts, "sensitivity": d.sensitivity}
@@ -314,3 +317,357 @@ class ChangeBySizeFigure(_Updatable):
             ax.set_ylabel("largest ‖f(x) − f(y)‖₁")
             ax.set_title("Where the worst case lives: the largest change at each database size")
             ax.legend()
+
+
+# -- chapter 04: counting and histogram queries ----------------------------------------------
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _power_of_ten(value: float, _pos=None) -> str:
+    """Tick label for a power of ten: 0.01 … 10,000 written out, 10⁵ and 10⁻³ beyond (no mathtext)."""
+    exponent = round(np.log10(value)) if value > 0 else 0
+    if -2 <= exponent <= 4:
+        return f"{10.0 ** exponent:,.{max(0, -exponent)}f}"
+    return "10" + str(exponent).translate(_SUPERSCRIPT)
+
+
+def _number(value: float) -> str:
+    """A number for a title: three significant figures, thousands separated, never 1e+03."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def _plain_log_axes(*axes) -> None:
+    """Log axes with labelled powers of ten only: cheap to redraw (no mathtext, no minor labels)."""
+    for ax in axes:
+        for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+            if scale == "log":
+                axis.set_major_locator(matplotlib.ticker.LogLocator(base=10, numticks=9))
+                axis.set_major_formatter(matplotlib.ticker.FuncFormatter(_power_of_ten))
+                axis.set_minor_locator(matplotlib.ticker.NullLocator())
+
+
+def _freeze_layout(figure: _Updatable, **widest) -> None:
+    """Solve the constrained layout once, at the settings with the widest tick labels, and keep it.
+
+    Solving the layout is half the time of a redraw for these figures; their tick labels
+    change little as the sliders move, so one layout, made with room for the widest labels,
+    serves every setting and keeps a slider redraw well under 100 ms.
+    """
+    figure.update(**widest)
+    with styled():
+        FigureCanvasAgg(figure.fig).draw()
+    figure.fig.set_layout_engine("none")
+
+
+class CountErrorBySizeFigure(_Updatable):
+    """Example 3.1: a count's absolute error does not grow with n; its relative error falls like 1/n.
+
+    A database of n people, a fixed fraction of whom have the property counted. Top: the
+    absolute error of the released count against n (flat at E|Y| = 1/ε, with the band that
+    holds 95% of releases). Bottom: the same error relative to the count, which falls like
+    1/n. Dots are measured on ``n_releases`` releases at each n; the noise is drawn once and
+    rescaled with ε.
+    """
+
+    def __init__(self, fraction: float = 0.3, n_releases: int = 2_000,
+                 rng: np.random.Generator | None = None) -> None:
+        self.fraction = _validate.real("fraction", fraction, low=0.0, high=1.0)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        self.grid = 10 ** np.arange(1, 9)
+        unit = gen.laplace(0.0, 1.0, size=(len(self.grid), _validate.integer("n_releases", n_releases, low=10)))
+        self.mean_unit = np.abs(unit).mean(axis=1)
+        self.counts = np.maximum(1, np.round(self.fraction * self.grid))
+        self.n_line = np.logspace(1, 8, 200)
+        self.count_line = np.maximum(1, np.round(self.fraction * self.n_line))
+        self.fig, (self.top, self.bottom) = new_figure(2, 1, height=6.2, sharex=True)
+        with styled():
+            top, bottom = self.top, self.bottom
+            self.band = top.axhspan(0, 1, color=PALETTE["sky"], alpha=0.25, label="95% of releases")
+            (self.abs_line,) = top.plot(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
+                                        label="expected |error| = 1/ε")
+            (self.abs_dots,) = top.plot(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
+                                        label=f"mean |error| of {n_releases:,} releases")
+            self.abs_marker = top.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
+            top.set_xscale("log")
+            top.set_ylabel("|error| (people)")
+            top.set_title(" ")
+            top.legend(loc="upper right", ncols=3)
+            (self.rel_line,) = bottom.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
+                                             label="expected |error| / count")
+            (self.rel_dots,) = bottom.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
+                                             label="measured")
+            self.rel_marker = bottom.axvline(1, color=PALETTE["orange"], ls="--", lw=2, label="this n")
+            bottom.set_xlabel("n, people in the database")
+            bottom.set_ylabel("|error| / true count")
+            bottom.legend(loc="upper right", ncols=3)
+            bottom.set_xlim(self.n_line[0], self.n_line[-1])
+            _plain_log_axes(top, bottom)
+        _freeze_layout(self, n=10, epsilon=0.01)
+
+    def update(self, n: float, epsilon: float) -> dict:
+        size = _validate.integer("n", n, low=1, why="a database of n people, n ≥ 1")
+        b = laplace_scale(1.0, epsilon)
+        count = max(1, round(self.fraction * size))
+        within = float(np.log(20) * b)          # Fact 3.7: Pr[|Y| ≥ ln(20)·b] = 0.05
+        measured = b * self.mean_unit
+        self.band.set_y(0)
+        self.band.set_height(within)
+        self.abs_line.set_ydata(np.full_like(self.n_line, b))
+        self.abs_dots.set_ydata(measured)
+        self.top.set_ylim(0, 1.45 * within)
+        self.rel_line.set_ydata(b / self.count_line)
+        self.rel_dots.set_ydata(measured / self.counts)
+        self.bottom.set_ylim(0.3 * b / self.count_line[-1], 3 * max(1.0, b / self.count_line[0]))
+        for marker in (self.abs_marker, self.rel_marker):
+            marker.set_xdata([size, size])
+        self.top.title.set_text(f"n = {size:,}, ε = {epsilon:.3g}: error ≈ {_number(b)} at any n, "
+                                f"{100 * b / count:.3g}% of the count {count:,}")
+        return {"n": size, "count": count, "scale": b, "expected_abs_error": b, "relative_error": b / count,
+                "band": within, "grid": self.grid, "measured_abs_error": measured,
+                "measured_relative_error": measured / self.counts}
+
+
+class CountingVsHistogramFigure(_Updatable):
+    """Examples 3.1 and 3.2: k arbitrary counts need Lap(k/ε) each; a k-cell histogram Lap(1/ε).
+
+    Error against the number k of queries, on log axes. Solid: the typical error of one
+    answer (E|Y| = b). Dashed: the largest of the k errors that Theorem 3.8 allows at 95%.
+    Dots at the slider's k are measured on ``runs`` simulated releases (noise drawn once and
+    rescaled).
+    """
+
+    def __init__(self, k_max: int = 1_000, runs: int = 200, delta: float = 0.05,
+                 rng: np.random.Generator | None = None) -> None:
+        self.k_max = _validate.integer("k_max", k_max, low=2)
+        self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        unit = np.abs(gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max)))
+        ks = np.arange(1, self.k_max + 1)
+        self.mean_unit = np.cumsum(unit, axis=1).mean(axis=0) / ks                 # mean |Y| over k answers
+        self.max_unit = np.quantile(np.maximum.accumulate(unit, axis=1), 1 - self.delta, axis=0)
+        self.ks = np.unique(np.round(np.logspace(0, np.log10(self.k_max), 200)).astype(int))
+        self.fig, self.ax = new_figure(height=4.8)
+        with styled():
+            ax = self.ax
+            counts_colour, hist_colour = PALETTE["vermillion"], PALETTE["blue"]
+            (self.counts_line,) = ax.loglog(self.ks, self.ks, color=counts_colour,
+                                            label="k arbitrary counts: Lap(k/ε) each")
+            (self.hist_line,) = ax.loglog(self.ks, self.ks, color=hist_colour,
+                                          label="k-cell histogram: Lap(1/ε) each")
+            (self.counts_max,) = ax.loglog(self.ks, self.ks, color=counts_colour, ls="--",
+                                           label=f"largest of the k errors ({1 - self.delta:.0%}, Thm 3.8)")
+            (self.hist_max,) = ax.loglog(self.ks, self.ks, color=hist_colour, ls="--")
+            (self.dots,) = ax.loglog([1, 1, 1, 1], [1, 1, 1, 1], "o", color=PALETTE["black"], ms=7,
+                                     label=f"measured on {unit.shape[0]} releases")
+            self.marker = ax.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
+            ax.set_xlim(1, self.k_max)
+            ax.set_xlabel("k, number of counting queries (cells)")
+            ax.set_ylabel("error per answer")
+            ax.set_title(" ")
+            ax.legend(loc="upper left")
+            _plain_log_axes(ax)
+        _freeze_layout(self, k=self.k_max, epsilon=0.01)
+
+    def update(self, k: int, epsilon: float) -> dict:
+        n = _validate.integer("k", k, low=1, high=self.k_max)
+        b1 = laplace_scale(1.0, epsilon)
+        t = np.log(self.ks / self.delta)             # Theorem 3.8 in units of b
+        self.counts_line.set_ydata(self.ks * b1)
+        self.hist_line.set_ydata(np.full(self.ks.shape, b1))
+        self.counts_max.set_ydata(self.ks * t * b1)
+        self.hist_max.set_ydata(t * b1)
+        measured = {"counts_mean": n * b1 * self.mean_unit[n - 1], "histogram_mean": b1 * self.mean_unit[n - 1],
+                    "counts_max": n * b1 * self.max_unit[n - 1], "histogram_max": b1 * self.max_unit[n - 1]}
+        self.dots.set_data([n] * 4, list(measured.values()))
+        self.marker.set_xdata([n, n])
+        self.ax.set_ylim(0.3 * b1, 3 * self.k_max * np.log(self.k_max / self.delta) * b1)
+        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}: Lap({_number(n * b1)}) per count, "
+                               f"Lap({_number(b1)}) per histogram cell")
+        return {"k": n, "counts_scale": n * b1, "histogram_scale": b1, "ratio": float(n), **measured}
+
+
+# -- chapter 05: accuracy and the census first names ----------------------------------------
+
+class AccuracyBoundFigure(_Updatable):
+    """Theorem 3.8 against the observed distribution of the largest error ‖f(x) − y‖_∞.
+
+    The histogram shows the largest error of each of ``runs`` releases of k cells (Δf = 1);
+    the red line is the bound ln(k/δ)/ε and the shaded tail beyond it should hold about a
+    fraction δ of the releases, or less. The curve is the exact density of the largest of k
+    independent |Lap(1/ε)|. Noise is drawn once (running maxima of |Lap(1)| at each k) and
+    rescaled with ε.
+    """
+
+    K_OPTIONS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+
+    def __init__(self, runs: int = 500, bins: int = 40, rng: np.random.Generator | None = None) -> None:
+        self.runs = _validate.integer("runs", runs, low=10)
+        self.n_bins = _validate.integer("bins", bins, low=5)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        columns = np.array(self.K_OPTIONS) - 1
+        self.max_unit = np.empty((self.runs, len(columns)))
+        for start in range(0, self.runs, 50):        # chunks keep memory small
+            stop = min(self.runs, start + 50)
+            unit = np.abs(gen.laplace(0.0, 1.0, size=(stop - start, self.K_OPTIONS[-1])))
+            self.max_unit[start:stop] = np.maximum.accumulate(unit, axis=1)[:, columns]
+        self.fig, self.ax = new_figure(height=4.6)
+        with styled():
+            ax = self.ax
+            self.hist = ax.stairs(np.zeros(self.n_bins), np.linspace(0, 1, self.n_bins + 1), fill=True,
+                                  color=PALETTE["sky"], alpha=0.6, label=f"largest error, {self.runs} releases")
+            (self.pdf,) = ax.plot([], [], color=PALETTE["blue"], label="exact law (expected per bin)")
+            self.tail = ax.axvspan(1, 2, color=PALETTE["vermillion"], alpha=0.12)
+            self.bound = ax.axvline(1, color=PALETTE["vermillion"], lw=2.4, label="Thm 3.8: ln(k/δ)·Δf/ε")
+            ax.set_xlabel("‖f(x) − y‖∞, the largest error over the k cells")
+            ax.set_ylabel("releases")
+            ax.set_title(" ")
+            ax.legend(loc="upper left")
+            self.note = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize="small")
+        _freeze_layout(self, epsilon=0.01, delta=0.001, k=self.K_OPTIONS[-1])
+
+    def update(self, epsilon: float, delta: float, k: int) -> dict:
+        n = _validate.integer("k", k, low=1)
+        if n not in self.K_OPTIONS:
+            raise ValueError(f"k must be one of {self.K_OPTIONS}, got {k!r}")
+        b = laplace_scale(1.0, epsilon)
+        bound = laplace_accuracy_bound(n, delta, 1.0, epsilon)
+        errors = b * self.max_unit[:, self.K_OPTIONS.index(n)]
+        beyond = int((errors >= bound).sum())
+        ci = binomial_ci(beyond, self.runs)
+        exact = linf_error_tail(bound, n, 1.0, epsilon)
+        right = 1.15 * max(bound, float(errors.max()), b)
+        edges = np.linspace(0, right, self.n_bins + 1)
+        heights, _ = np.histogram(errors, edges)
+        x = np.linspace(0, right, 400)
+        # the density of the largest of k i.i.d. |Lap(b)|, times runs × bin width: expected releases per bin
+        density = n / b * np.exp(-x / b) * (-np.expm1(-x / b)) ** (n - 1) * self.runs * (edges[1] - edges[0])
+        self.hist.set_data(heights, edges)
+        self.pdf.set_data(x, density)
+        self.bound.set_xdata([bound, bound])
+        self.tail.set_x(bound)
+        self.tail.set_width(right - bound)
+        self.ax.set_xlim(0, right)
+        self.ax.set_ylim(0, 1.2 * max(heights.max(), density.max()))
+        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}, δ = {delta:.3g}: bound {_number(bound)}; "
+                               f"{beyond / self.runs:.1%} of {self.runs} releases beyond it")
+        self.note.set_text(f"mean largest error {errors.mean():.3g}\n"
+                           f"exact Pr[beyond] = {exact:.3g} ≤ δ\n"
+                           f"95% interval [{ci[0]:.3f}, {ci[1]:.3f}]")
+        return {"k": n, "epsilon": epsilon, "delta": delta, "bound": bound, "errors": errors, "beyond": beyond,
+                "fraction": beyond / self.runs, "ci": ci, "exact": exact}
+
+
+class NameReliabilityFigure(_Updatable):
+    """Which names Example 3.3 releases reliably: relative error by true count, and the empty cells.
+
+    Left: each listed name's |noisy − true| / true against its true count, on log axes,
+    under the line Theorem 3.8 draws (bound / count: every name is below it with
+    probability ≥ 1 − δ). Right: the released counts of the potential names no one has,
+    pure noise inside ±bound. One unit Laplace draw per cell, rescaled with ε.
+    """
+
+    def __init__(self, data: CensusFirstNames, delta: float = 0.05, rng: np.random.Generator | None = None) -> None:
+        if not isinstance(data, CensusFirstNames):
+            raise TypeError(f"data must come from dp.census_first_names(), got {type(data).__name__}")
+        self.data = data
+        self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        self.unit = gen.laplace(0.0, 1.0, size=data.k)
+        self.true = data.counts[data.listed].astype(float)
+        self.x = np.logspace(np.log10(self.true.min()) - 0.2, np.log10(self.true.max()) + 0.2, 50)
+        self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(3, 2))
+        with styled():
+            left, right = self.left, self.right
+            self.points = left.scatter(self.true, np.ones_like(self.true), s=6, color=PALETTE["blue"], alpha=0.35,
+                                       linewidths=0, label=f"{data.n_listed:,} listed names")
+            (self.bound_line,) = left.loglog(self.x, self.x, color=PALETTE["vermillion"],
+                                             label=f"Thm 3.8 bound / count ({1 - self.delta:.0%})")
+            left.axhline(0.01, color="grey", lw=1.2, ls=":", label="1% relative error")
+            left.set_xlim(self.x[0], self.x[-1])
+            left.set_xlabel("true count (people with the name)")
+            left.set_ylabel("|noisy − true| / true")
+            left.set_title(" ")
+            left.legend(loc="upper right")
+            self.hist = right.stairs(np.zeros(30), np.linspace(-1, 1, 31), fill=True, color=PALETTE["orange"],
+                                     alpha=0.6)
+            self.lo = right.axvline(-1, color=PALETTE["vermillion"], lw=2)
+            self.hi = right.axvline(1, color=PALETTE["vermillion"], lw=2)
+            right.set_xlabel("released count (true count 0)")
+            right.set_ylabel("unused names")
+            right.set_title(" ")
+            _plain_log_axes(left)
+        _freeze_layout(self, epsilon=0.01)
+
+    def update(self, epsilon: float) -> dict:
+        b = laplace_scale(1.0, epsilon)
+        bound = laplace_accuracy_bound(self.data.k, self.delta, 1.0, epsilon)
+        noise = b * self.unit
+        relative = np.abs(noise[self.data.listed]) / self.true
+        unused = noise[~self.data.listed]
+        self.points.set_offsets(np.column_stack([self.true, relative]))
+        self.bound_line.set_ydata(bound / self.x)
+        low = 10 ** np.floor(np.log10(max(np.quantile(relative, 0.01), 1e-12)))
+        self.left.set_ylim(low, 10 ** np.ceil(np.log10(max(bound / self.x[0], relative.max(), 0.02))))
+        reach = 1.2 * max(bound, float(np.abs(unused).max()))
+        counts, edges = np.histogram(unused, np.linspace(-reach, reach, 31))
+        self.hist.set_data(counts, edges)
+        self.lo.set_xdata([-bound, -bound])
+        self.hi.set_xdata([bound, bound])
+        self.right.set_xlim(-reach, reach)
+        self.right.set_ylim(0, 1.15 * counts.max())
+        worst = float(relative.max())
+        self.left.title.set_text(f"ε = {epsilon:.3g}: every listed name within {worst:.2%}")
+        self.right.title.set_text(f"unused: up to ±{_number(np.abs(unused).max())}")
+        return {"epsilon": epsilon, "scale": b, "bound": bound, "relative": relative,
+                "max_relative_error": worst, "largest_name_relative_error": float(relative[0]),
+                "unused": unused, "max_unused": float(np.abs(unused).max()),
+                "negative_unused": int((unused < 0).sum())}
+
+
+class MarketingNoiseFigure(_Updatable):
+    """A conversion report by campaign-day: DP noise against sampling noise, by cell size.
+
+    With each user's conversions capped at c, the report is a histogram with Δf = c, so each
+    cell gets Lap(c/ε): standard deviation √2·c/ε, the same for every cell. A cell of n
+    conversions also carries sampling noise of standard deviation about √n (Poisson). DP
+    noise dominates below the crossover n = 2(c/ε)²; the dashed line is the largest DP error
+    over all N cells at 1 − δ (Theorem 3.8).
+    """
+
+    def __init__(self, cells: int = 600, delta: float = 0.05, n_max: float = 1e5) -> None:
+        self.cells = _validate.integer("cells", cells, low=1)
+        self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        self.n = np.logspace(0, np.log10(_validate.real("n_max", n_max, low=10.0)), 300)
+        self.fig, self.ax = new_figure(height=4.6)
+        with styled():
+            ax = self.ax
+            self.shade = ax.axvspan(1, 2, color=PALETTE["vermillion"], alpha=0.1, label="DP noise dominates")
+            (self.sampling,) = ax.loglog(self.n, np.sqrt(self.n), color=PALETTE["blue"],
+                                         label="sampling noise √n")
+            (self.dp_line,) = ax.loglog(self.n, np.ones_like(self.n), color=PALETTE["vermillion"],
+                                        label="DP noise std √2·c/ε")
+            (self.linf,) = ax.loglog(self.n, np.ones_like(self.n), color=PALETTE["vermillion"], ls="--",
+                                     label=f"largest DP error over N = {self.cells:,} cells ({1 - self.delta:.0%})")
+            self.cross = ax.axvline(1, color=PALETTE["black"], ls=":", lw=1.5)
+            ax.set_xlim(self.n[0], self.n[-1])
+            ax.set_xlabel("conversions in the cell (campaign-day)")
+            ax.set_ylabel("size of the noise (conversions)")
+            ax.set_title(" ")
+            ax.legend(loc="lower right")
+            _plain_log_axes(ax)
+        _freeze_layout(self, cap=20, epsilon=0.01)
+
+    def update(self, cap: int, epsilon: float) -> dict:
+        c = _validate.integer("cap", cap, low=1)
+        h = histogram_noise(c, epsilon, self.cells, self.delta)
+        self.dp_line.set_ydata(np.full(self.n.shape, h.std))
+        self.linf.set_ydata(np.full(self.n.shape, h.linf_bound))
+        self.shade.set_x(self.n[0])
+        self.shade.set_width(min(h.crossover, self.n[-1]) - self.n[0])
+        self.cross.set_xdata([h.crossover, h.crossover])
+        self.ax.set_ylim(0.5, 2 * max(h.linf_bound, np.sqrt(self.n[-1])))
+        self.ax.title.set_text(f"cap c = {c}, ε = {epsilon:.3g}: DP noise dominates cells under "
+                               f"{h.crossover:,.0f} conversions")
+        return {"cap": c, "epsilon": epsilon, "noise": h, "std": h.std, "variance": h.variance,
+                "linf_bound": h.linf_bound, "crossover": h.crossover}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
@@ -69,7 +70,7 @@ def all_databases(universe_size: int, max_size: int, min_size: int = 0) -> np.nd
 
     Returns an integer array of shape (number of databases, universe_size), ordered by size.
     """
-    m = _validate.integer("universe size", universe_size, low=1)
+    m = _validate.integer("universe_size", universe_size, low=1)
     hi = _validate.integer("max_size", max_size, low=1)
     lo = _validate.integer("min_size", min_size, low=0, high=hi - 1,
                            why="neighbours need room for one more record")
@@ -78,18 +79,14 @@ def all_databases(universe_size: int, max_size: int, min_size: int = 0) -> np.nd
         raise ValueError(
             f"max_size={hi} over a universe of {m} record types gives {total:,} databases; "
             f"enumeration is limited to {MAX_DATABASES:,}: use a smaller universe or max_size")
-    rows = [h for n in range(lo, hi + 1) for h in _histograms_of_size(n, m)]
-    return np.array(rows, dtype=np.int64).reshape(-1, m)
-
-
-def _histograms_of_size(n: int, m: int):
-    """All ways to place n records into m cells (stars and bars), as tuples."""
-    if m == 1:
-        yield (n,)
-        return
-    for first in range(n, -1, -1):
-        for rest in _histograms_of_size(n - first, m - 1):
-            yield (first, *rest)
+    blocks = [np.zeros((1, m), dtype=np.int64)] if lo == 0 else []
+    for n in range(max(lo, 1), hi + 1):
+        # Each database of n records is a multiset of n record types (stars and bars).
+        members = np.array(list(combinations_with_replacement(range(m), n)), dtype=np.int64)
+        hist = np.zeros((len(members), m), dtype=np.int64)
+        np.add.at(hist, (np.arange(len(members))[:, None], members), 1)
+        blocks.append(hist)
+    return np.concatenate(blocks)
 
 
 def neighbour_differences(f: Callable[[np.ndarray], object], universe: Sequence, max_size: int,

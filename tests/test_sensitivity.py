@@ -135,7 +135,7 @@ def test_mean_with_private_n_has_change_shrinking_as_R_over_n_plus_1():
 
 
 def test_mean_sensitivity_depends_on_the_smallest_database_allowed():
-    """Definition 3.1: with private n the mean's Δf is R/(min_size+1), set by the smallest database allowed."""
+    """Definition 3.1: with private n the mean's Δf is R/(min_size+1), set by the smallest database."""
     values = np.array([0.0, 2.0, 5.0])
     R = values.max()
     mean = lambda x: float(x @ values / x.sum())  # noqa: E731
@@ -217,7 +217,7 @@ def test_too_large_enumeration_raises():
 
 
 def test_nan_on_empty_database_raises_and_mentions_min_size():
-    """A mean of no records is undefined: f = NaN on the empty database raises a ValueError naming min_size."""
+    """A mean of no records is undefined: f = NaN on the empty database raises ValueError naming min_size."""
     values = np.array([0.0, 1.0, 2.0])
 
     def mean(x):
@@ -256,3 +256,9 @@ def test_large_universe_within_the_enumeration_limit(universe_size, max_size):
     assert differs_by_one_record(*nd.witness)
     assert nd.sensitivity == 5.0
     assert dp.l1_sensitivity(histogram, list(range(universe_size)), max_size) == 1.0
+
+
+def test_large_universes_enumerate_without_recursion():
+    """A universe of 1,000 record types and one record: 1,001 databases, each neighbour found."""
+    d = dp.neighbour_differences(lambda x: x @ np.arange(1000.0), np.arange(1000), max_size=1)
+    assert d.sensitivity == 999.0 and len(d.norm) == 1000
