@@ -15,11 +15,34 @@ from __future__ import annotations
 
 import importlib
 
-from .accuracy import laplace_accuracy_bound
+from .accuracy import (
+    MonteCarloCoverage,
+    accuracy_monte_carlo,
+    binomial_ci,
+    expected_linf_error,
+    laplace_accuracy_bound,
+    linf_error_quantile,
+    linf_error_tail,
+    linf_errors,
+)
 from .book import chapter_map
+from .census import CensusFirstNames, census_first_names, name_table
+from .counting import (
+    HistogramNoise,
+    PostProcessingEffect,
+    capped_histogram,
+    clamp_nonnegative,
+    counting_queries_scale,
+    counting_queries_sensitivity,
+    histogram_noise,
+    post_processing_effect,
+    release_counting_queries,
+    round_counts,
+)
 from .laplace import (
     ProofSteps,
     laplace_cdf,
+    laplace_logpdf,
     laplace_mechanism,
     laplace_pdf,
     laplace_scale,
@@ -41,23 +64,44 @@ __version__ = "0.1.0"
 _LAZY = {"plots", "widgets", "exercises"}
 
 __all__ = [
+    "CensusFirstNames",
+    "HistogramNoise",
+    "MonteCarloCoverage",
     "NeighbourDifferences",
+    "PostProcessingEffect",
     "ProofSteps",
+    "accuracy_monte_carlo",
     "all_databases",
+    "binomial_ci",
+    "capped_histogram",
+    "census_first_names",
     "chapter_map",
+    "clamp_nonnegative",
+    "counting_queries_scale",
+    "counting_queries_sensitivity",
     "exercises",
+    "expected_linf_error",
+    "histogram_noise",
     "l1_sensitivity",
     "l2_sensitivity",
     "laplace_accuracy_bound",
     "laplace_cdf",
+    "laplace_logpdf",
     "laplace_mechanism",
     "laplace_pdf",
     "laplace_scale",
     "laplace_tail",
+    "linf_error_quantile",
+    "linf_error_tail",
+    "linf_errors",
+    "name_table",
     "neighbour_differences",
     "plots",
+    "post_processing_effect",
     "privacy_loss",
     "proof_steps",
+    "release_counting_queries",
+    "round_counts",
     "show_source",
     "widgets",
 ]

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .accuracy import laplace_accuracy_bound
+from .counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
 from .laplace import laplace_scale, laplace_tail, privacy_loss
 from .sensitivity import l1_sensitivity, l2_sensitivity
 
@@ -140,3 +142,73 @@ def check_understated_loss(answer, epsilon: float = 1.0) -> Feedback:
                     "the promised ε is broken by a factor 2.",
                     "Far to the left of both answers the loss is constant: (|f(y) − z| − |f(x) − z|)/b. "
                     "What is b here?", rel=1e-6)
+
+
+# -- chapter 04: counting and histogram queries -------------------------------------------
+
+def check_overlapping_bands_sensitivity(answer) -> Feedback:
+    """Ch. 04, exercise 1: Δf of four overlapping age bands, 0–29, 20–49, 40–69 and 60–99,
+    counted over a universe of ages 0–99."""
+    ages = np.arange(100)
+    bands = [(0, 30), (20, 50), (40, 70), (60, 100)]
+    queries = np.array([(ages >= lo) & (ages < hi) for lo, hi in bands])
+    expected = counting_queries_sensitivity(queries)
+    return _compare(answer, expected,
+                    f"the bands overlap in pairs (20–29, 40–49, 60–69), so one person is counted by at most "
+                    f"{expected:g} bands: Δf = {expected:g}, and each band needs Lap({expected:g}/ε).",
+                    "Δf is the largest number of queries one person can be counted in. Find an age that two "
+                    "bands share; can any age be in three?")
+
+
+def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, epsilon: float = 0.1) -> Feedback:
+    """Ch. 04, exercise 2: the expected relative error E|Y| / count of a count of 5,000 among
+    n = 1,000,000 people, released at ε = 0.1."""
+    b = counting_queries_scale(1, epsilon, disjoint=True)
+    expected = b / count
+    return _compare(answer, expected,
+                    f"E|Y| = b = 1/ε = {b:g} people whatever n is, so the relative error is "
+                    f"{b:g}/{count:,} = {expected:g} ({expected:.1%}). n = {n:,} plays no part.",
+                    "A count has Δf = 1, so the expected absolute error is E|Y| = b = 1/ε; divide by the count. "
+                    "Does n enter?", rel=1e-3)
+
+
+def check_derived_count_std(answer, cells: int = 4, epsilon: float = 1.0) -> Feedback:
+    """Ch. 04, exercise 3: the standard deviation of "age ≥ 60" computed by adding the 4 decade
+    cells 60–69, …, 90–99 of a histogram released at ε = 1."""
+    per_cell = histogram_noise(1, epsilon, cells)
+    expected = math.sqrt(cells * per_cell.variance)
+    return _compare(answer, expected,
+                    f"each cell's noise has variance 2(1/ε)² = {per_cell.variance:g}; independent variances add, "
+                    f"so the sum of {cells} cells has std √({cells}·{per_cell.variance:g}) = {expected:.4f}.",
+                    "The cells' noises are independent, so their variances add. The variance of Lap(b) is 2b².",
+                    rel=1e-3)
+
+
+# -- chapter 05: accuracy and the census first names ---------------------------------------
+
+def check_accuracy_bound(answer, k: int = 1_000, delta: float = 0.01, epsilon: float = 0.5) -> Feedback:
+    """Ch. 05, exercise 1: Theorem 3.8's bound for a 1,000-cell histogram (Δf = 1) at ε = 0.5, δ = 0.01."""
+    expected = laplace_accuracy_bound(k, delta, 1, epsilon)
+    return _compare(answer, expected,
+                    f"ln(k/δ)·Δf/ε = ln({k:,}/{delta:g}) · 1/{epsilon:g} = {expected:.4f}.",
+                    "Theorem 3.8: ln(k/δ)·Δf/ε, with Δf = 1 for a histogram.", rel=1e-3)
+
+
+def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon: float = 1.0) -> Feedback:
+    """Ch. 05, exercise 2: for Example 3.3 (k = 10,000, Δf = 1, ε = 1), the δ at which Theorem 3.8's
+    bound is 10."""
+    expected = k * laplace_tail(error * epsilon)
+    return _compare(answer, expected,
+                    f"ln(k/δ)/ε = {error:g} gives δ = k·e^(−{error:g}ε) = {expected:.4f}: the theorem then "
+                    f"promises 'within ±{error:g}' only with probability {1 - expected:.1%}.",
+                    "Solve ln(k/δ)·Δf/ε = 10 for δ: δ = k·exp(−10·ε/Δf).", rel=1e-3)
+
+
+def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Feedback:
+    """Ch. 05, exercise 3: the cell size below which DP noise dominates Poisson sampling noise in a
+    conversion report capped at c = 3 per user, released at ε = 0.5."""
+    expected = histogram_noise(cap, epsilon, 1).crossover
+    return _compare(answer, expected,
+                    f"Δf = c = {cap}, so the DP variance is 2(c/ε)² = 2·{cap / epsilon:g}² = {expected:g}; "
+                    f"sampling variance n is smaller than that for cells under {expected:g} conversions.",
+                    "Set the sampling variance n equal to the Laplace variance 2(Δf/ε)², with Δf = c.", rel=1e-6)

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from . import plots
+from .census import census_first_names
 from .sensitivity import neighbour_differences
 
 _SLIDER_LAYOUT = widgets.Layout(width="420px")
@@ -176,3 +177,68 @@ def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
     slider = widgets.IntSlider(value=k, min=1, max=10, description="k (queries)",
                                layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, update, {"k": slider}, "k overlapping counts against a k-cell histogram")
+
+
+# -- chapters 04 and 05 -----------------------------------------------------------------------
+
+def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0) -> widgets.FloatLogSlider:
+    """A log-scaled δ slider (the failure probability of Theorem 3.8), 0.001 to 1 by default."""
+    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=0.01,
+                                  description="δ (delta)", readout_format=".3g", continuous_update=True,
+                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+def _choice_slider(name: str, options, value, description: str) -> widgets.SelectionSlider:
+    """A slider over a fixed list of integers (shown with thousands separators)."""
+    if value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
+    return widgets.SelectionSlider(options=[(f"{v:,}", v) for v in options], value=value,
+                                   description=description, continuous_update=True,
+                                   layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+_SIZES = tuple(int(m * 10**e) for e in range(1, 8) for m in (1, 3)) + (100_000_000,)
+
+
+def count_error_by_size(n: int = 1_000, epsilon: float = 1.0) -> Interactive:
+    """Example 3.1, slider n: a count's absolute error stays at 1/ε while its relative error falls."""
+    fig = plots.CountErrorBySizeFigure()
+    return Interactive(fig, fig.update,
+                       {"n": _choice_slider("n", _SIZES, n, "n (people)"), "epsilon": epsilon_slider(epsilon)},
+                       "one count's error against the size of the database (Example 3.1)")
+
+
+_KS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1_000)
+
+
+def counting_vs_histogram(k: int = 10, epsilon: float = 1.0) -> Interactive:
+    """Slider k: k arbitrary counts need Lap(k/ε) each, a k-cell histogram Lap(1/ε) (Examples 3.1, 3.2)."""
+    fig = plots.CountingVsHistogramFigure(k_max=_KS[-1])
+    return Interactive(fig, fig.update,
+                       {"k": _choice_slider("k", _KS, k, "k (queries)"), "epsilon": epsilon_slider(epsilon)},
+                       "k arbitrary counting queries against a k-cell histogram")
+
+
+def accuracy_bound(epsilon: float = 1.0, delta: float = 0.05, k: int = 10_000) -> Interactive:
+    """Sliders ε, δ, k: Theorem 3.8's bound ln(k/δ)·Δf/ε against the largest errors of 500 releases."""
+    fig = plots.AccuracyBoundFigure()
+    return Interactive(fig, fig.update,
+                       {"epsilon": epsilon_slider(epsilon), "delta": delta_slider(delta),
+                        "k": _choice_slider("k", plots.AccuracyBoundFigure.K_OPTIONS, k, "k (cells)")},
+                       "Theorem 3.8's bound against the observed largest error")
+
+
+def name_reliability(epsilon: float = 1.0) -> Interactive:
+    """Slider ε: Example 3.3's relative error by true count, and the noise on names no one has."""
+    fig = plots.NameReliabilityFigure(census_first_names())
+    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon)},
+                       "which first names the release gets right (Example 3.3)")
+
+
+def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Interactive:
+    """Sliders c and ε: a capped conversion report's DP noise against sampling noise, by cell size."""
+    fig = plots.MarketingNoiseFigure(cells=cells)
+    slider = widgets.IntSlider(value=cap, min=1, max=20, description="c (cap per user)",
+                               layout=_SLIDER_LAYOUT, style=_STYLE)
+    return Interactive(fig, fig.update, {"cap": slider, "epsilon": epsilon_slider(epsilon)},
+                       f"DP noise against sampling noise in a report of {cells:,} campaign-days")

@@ -31,6 +31,7 @@ def valid_arguments():
     return {
         dp.laplace_pdf: dict(x=[0.5, -1.0], scale=1.0),
         dp.laplace_cdf: dict(x=[0.5, -1.0], scale=1.0),
+        dp.laplace_logpdf: dict(x=[0.5, -1.0], scale=1.0),
         dp.laplace_tail: dict(t=[0.0, 1.0]),
         dp.laplace_scale: dict(sensitivity=1.0, epsilon=1.0),
         dp.laplace_mechanism: dict(true_answer=[3.0, 4.0], sensitivity=1.0, epsilon=1.0,
@@ -42,6 +43,14 @@ def valid_arguments():
         dp.neighbour_differences: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0, ord=1),
         dp.l1_sensitivity: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0),
         dp.l2_sensitivity: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0),
+        dp.linf_error_tail: dict(threshold=[0.0, 2.0], k=10, sensitivity=1.0, epsilon=1.0),
+        dp.linf_error_quantile: dict(k=10, delta=0.05, sensitivity=1.0, epsilon=1.0),
+        dp.expected_linf_error: dict(k=10, sensitivity=1.0, epsilon=1.0),
+        dp.binomial_ci: dict(successes=3, trials=10, confidence=0.95, method="clopper-pearson"),
+        dp.linf_errors: dict(true_answer=[3.0, 4.0], sensitivity=1.0, epsilon=1.0, runs=5,
+                             rng=np.random.default_rng(0), chunk_size=100),
+        dp.accuracy_monte_carlo: dict(true_answer=[3.0, 4.0], delta=0.05, sensitivity=1.0, epsilon=1.0, runs=5,
+                                      rng=np.random.default_rng(0), confidence=0.95, method="clopper-pearson"),
     }
 
 
@@ -70,10 +79,10 @@ def _label(value) -> str:
     return type(value).__name__
 
 
-def case(func, overrides, exc, names, shows=None):
-    """Add a row to the table (``names`` is the parameter the message must name)."""
+def case(func, overrides, exc, named, shows=None):
+    """Add a row to the table (``named``: the parameter the message must name)."""
     label = ",".join(f"{k}={_label(v)}" for k, v in overrides.items())
-    CASES.append(pytest.param(func, overrides, exc, names, shows, id=f"{func.__name__}-{label}"))
+    CASES.append(pytest.param(func, overrides, exc, named, shows, id=f"{func.__name__}-{label}"))
 
 
 # ε > 0, Δf > 0, b > 0: zero, negative, NaN, infinite → ValueError naming the parameter and the value.
@@ -119,7 +128,7 @@ for func in (dp.privacy_loss, dp.proof_steps):
     case(func, {"fx": [0.0, 0.0], "fy": [1.0, 0.0], "z": [0.0, 0.0, 0.0]}, ValueError, "z")  # last axis ≠ k
 
 # Points at which the distribution is evaluated.
-for func in (dp.laplace_pdf, dp.laplace_cdf):
+for func in (dp.laplace_pdf, dp.laplace_cdf, dp.laplace_logpdf):
     case(func, {"x": [0.0, NAN]}, ValueError, "x", "nan")
     case(func, {"x": "0.5"}, TypeError, "x")
 case(dp.laplace_tail, {"t": -1.0}, ValueError, "t")                   # Fact 3.7 needs t ≥ 0
@@ -133,13 +142,40 @@ for func in (dp.all_databases, dp.neighbour_differences, dp.l1_sensitivity, dp.l
     case(func, {"min_size": -1}, ValueError, "min_size", "got -1")
     case(func, {"min_size": 2}, ValueError, "min_size", "got 2")       # = max_size: no room to grow
     case(func, {"min_size": 0.5}, TypeError, "min_size")
-case(dp.all_databases, {"universe_size": 0}, ValueError, "universe", "got 0")
-case(dp.all_databases, {"universe_size": 2.0}, TypeError, "universe")
+case(dp.all_databases, {"universe_size": 0}, ValueError, "universe_size", "got 0")
+case(dp.all_databases, {"universe_size": 2.0}, TypeError, "universe_size")
 for func in (dp.neighbour_differences, dp.l1_sensitivity, dp.l2_sensitivity):
     case(func, {"f": 42}, TypeError, "f")
     case(func, {"universe": []}, ValueError, "universe")
 case(dp.neighbour_differences, {"ord": 3}, ValueError, "ord", "got 3")
 case(dp.neighbour_differences, {"ord": np.inf}, ValueError, "ord")
+
+# Theorem 3.8 by simulation, and the exact law of the largest of k noises (chapter 05).
+for func in (dp.linf_error_quantile, dp.accuracy_monte_carlo):
+    for bad in (0, 1.5, -0.1, NAN, INF):
+        case(func, {"delta": bad}, ValueError, "delta", f"got {bad!r}")
+    for bad in ("0.05", True):
+        case(func, {"delta": bad}, TypeError, "delta")
+for func in (dp.linf_error_tail, dp.linf_error_quantile, dp.expected_linf_error):
+    for bad in (0, -3):
+        case(func, {"k": bad}, ValueError, "k", f"got {bad!r}")
+    for bad in (2.5, True, "10"):
+        case(func, {"k": bad}, TypeError, "k")
+case(dp.linf_error_tail, {"threshold": -1.0}, ValueError, "threshold")
+case(dp.linf_error_tail, {"threshold": [1.0, NAN]}, ValueError, "threshold", "nan")
+for func in (dp.linf_errors, dp.accuracy_monte_carlo):
+    case(func, {"true_answer": [1.0, NAN]}, ValueError, "true_answer", "nan")
+    case(func, {"true_answer": []}, ValueError, "true_answer", "empty")
+    case(func, {"runs": 0}, ValueError, "runs", "got 0")
+    case(func, {"runs": 2.5}, TypeError, "runs")
+    case(func, {"rng": 42}, TypeError, "rng")
+case(dp.linf_errors, {"chunk_size": 0}, ValueError, "chunk_size", "got 0")
+case(dp.binomial_ci, {"trials": 0}, ValueError, "trials", "got 0")
+case(dp.binomial_ci, {"successes": 11}, ValueError, "successes", "got 11")
+case(dp.binomial_ci, {"successes": 1.5}, TypeError, "successes")
+for bad in (0, 1, NAN):
+    case(dp.binomial_ci, {"confidence": bad}, ValueError, "confidence")
+case(dp.binomial_ci, {"method": "wald"}, ValueError, "method", "wald")
 
 
 def test_every_valid_call_succeeds():
@@ -150,22 +186,22 @@ def test_every_valid_call_succeeds():
 
 def test_table_covers_every_public_function_of_the_maths_layer():
     """Every public function of dpteach.laplace, dpteach.sensitivity and dpteach.accuracy is in the table."""
-    maths = {accuracy.__name__, laplace.__name__, sensitivity.__name__}
-    public = {getattr(dp, name) for name in dp.__all__
-              if inspect.isfunction(getattr(dp, name, None)) and getattr(dp, name).__module__ in maths}
+    public = {obj for module in (accuracy, laplace, sensitivity) for name, obj in vars(module).items()
+              if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == module.__name__}
+    assert {f.__name__ for f in public} <= set(dp.__all__)
     tested = {c.values[0] for c in CASES}
     assert public == set(FUNCTIONS)
     assert public <= tested, f"not validated: {sorted(f.__name__ for f in public - tested)}"
 
 
-@pytest.mark.parametrize("func, overrides, exc, names, shows", CASES)
-def test_bad_parameter_is_refused_with_a_message_naming_it(func, overrides, exc, names, shows):
+@pytest.mark.parametrize("func, overrides, exc, named, shows", CASES)
+def test_bad_parameter_is_refused_with_a_message_naming_it(func, overrides, exc, named, shows):
     """DESIGN.md: a bad parameter raises ValueError/TypeError naming the parameter (and showing the value)."""
     with pytest.raises(exc) as info:
         call(func, **overrides)
     assert info.type is exc, f"expected {exc.__name__}, got {info.type.__name__}: {info.value}"
     message = str(info.value)
-    assert re.search(rf"\b{re.escape(names)}\b", message), f"{message!r} does not name {names!r}"
+    assert re.search(rf"\b{re.escape(named)}\b", message), f"{message!r} does not name {named!r}"
     if shows is not None:
         assert shows in message, f"{message!r} does not show {shows!r}"
 
@@ -186,3 +222,11 @@ def test_accepted_edge_values():
     assert dp.laplace_tail(INF) == 0.0
     counts = np.array([1, 2], dtype=np.int64)
     assert dp.laplace_mechanism(counts, 1, 1, rng=np.random.default_rng(0)).dtype == np.float64
+
+
+def test_an_infinite_noise_scale_is_refused():
+    """Δf/ε that overflows to inf is named, not silently turned into infinite noise."""
+    with pytest.raises(ValueError, match="overflows"):
+        dp.laplace_mechanism(1.0, sensitivity=1e300, epsilon=1e-300)
+    with pytest.raises(ValueError, match="overflows"):
+        dp.laplace_accuracy_bound(10, 0.05, sensitivity=1e300, epsilon=1e-300)

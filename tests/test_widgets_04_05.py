@@ -1,0 +1,153 @@
+"""Chapters 04 and 05: sliders drive figures, and what they draw is the book's maths.
+
+Like tests/test_widgets.py: no browser; setting a control fires the same callback a drag
+does, and ``Interactive.result`` holds the numbers the figure was drawn with.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import dpteach as dp
+from dpteach import exercises, plots, widgets
+
+FACTORIES = [widgets.count_error_by_size, widgets.counting_vs_histogram, widgets.accuracy_bound,
+             widgets.name_reliability, widgets.marketing_noise]
+
+
+def _extremes(control):
+    """The minimum, maximum and default of a slider (first, last and default of a selection)."""
+    if hasattr(control, "options") and not hasattr(control, "min"):
+        values = [v for _, v in control.options] if isinstance(control.options[0], tuple) else list(control.options)
+        return [values[0], values[-1], control.value]
+    if hasattr(control, "base"):   # log slider: min/max are exponents
+        return [control.base ** control.min, control.base ** control.max, control.value]
+    return [control.min, control.max, control.value]
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_every_control_at_its_extremes_redraws_without_error(factory):
+    """The slider sweep: min, max and default of every control, alone and all together."""
+    w = factory()
+    assert bytes(w.image.value).startswith(b"\x89PNG")
+    for name, control in w.controls.items():
+        for value in _extremes(control):
+            w.set(**{name: value})
+            assert w.status.value == "", w.status.value
+            assert bytes(w.image.value).startswith(b"\x89PNG")
+            assert w.result
+    for corner in (0, 1):
+        w.set(**{name: _extremes(c)[corner] for name, c in w.controls.items()})
+        assert w.status.value == "", w.status.value
+    w.reset()
+    assert w.values() == w.defaults
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_moving_a_slider_changes_the_image(factory):
+    w = factory()
+    first = bytes(w.image.value)
+    w.set(epsilon=0.1)
+    assert bytes(w.image.value) != first
+
+
+@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
+def test_figures_update_in_place_and_text_is_stable_for_nbval(factory):
+    w = factory()
+    fig, artists = w.figure.fig, [list(ax.get_children()) for ax in w.figure.fig.axes]
+    w.set(epsilon=2.0)
+    assert w.figure.fig is fig
+    assert [list(ax.get_children()) for ax in fig.axes] == artists
+    assert w._repr_mimebundle_()["text/plain"].startswith("Interactive figure:")
+
+
+def test_a_count_error_is_one_over_epsilon_whatever_n():
+    """Example 3.1: E|Y| = 1/ε at every n; measured means of 2,000 releases within 5 standard errors."""
+    w = widgets.count_error_by_size()
+    for n, eps in ((10, 1.0), (1_000_000, 0.5), (100_000_000, 4.0)):
+        r = w.set(n=n, epsilon=eps)
+        assert r["expected_abs_error"] == pytest.approx(1 / eps)
+        assert r["relative_error"] == pytest.approx((1 / eps) / r["count"])
+        assert np.all(np.abs(r["measured_abs_error"] - 1 / eps) < 5 * (1 / eps) / math.sqrt(2_000))
+    assert "at any n" in w.figure.title()
+
+
+def test_counts_need_k_times_the_noise_of_a_histogram():
+    w = widgets.counting_vs_histogram()
+    for k in (1, 10, 1_000):
+        r = w.set(k=k, epsilon=0.5)
+        assert r["counts_scale"] == pytest.approx(k / 0.5) and r["histogram_scale"] == pytest.approx(2.0)
+        assert r["counts_mean"] == pytest.approx(k * r["histogram_mean"])
+
+
+def test_accuracy_bound_figure_draws_theorem_3_8():
+    w = widgets.accuracy_bound()
+    r = w.result
+    assert r["bound"] == pytest.approx(dp.laplace_accuracy_bound(10_000, 0.05, 1, 1))
+    assert r["errors"].shape == (500,)
+    assert r["ci"][0] <= 0.05                 # Theorem 3.8 is not contradicted (seeded, 95% interval)
+    assert "bound 12.2" in w.figure.title()
+    for k in plots.AccuracyBoundFigure.K_OPTIONS[::4]:
+        for delta in (0.001, 0.05, 1.0):
+            r = w.set(k=k, delta=delta, epsilon=0.3)
+            assert r["bound"] == pytest.approx(dp.laplace_accuracy_bound(k, delta, 1, 0.3))
+            assert r["exact"] <= delta * (1 + 1e-12)
+
+
+def test_accuracy_bound_refuses_a_k_it_has_no_noise_for():
+    with pytest.raises(ValueError, match="k must be one of"):
+        widgets.accuracy_bound(k=7)
+    with pytest.raises(ValueError, match="k must be one of"):
+        plots.AccuracyBoundFigure(runs=20).update(1.0, 0.05, 7)
+
+
+def test_name_reliability_shows_large_names_exact_and_empty_names_as_noise():
+    """At ε = 1 the most common name is exact to a tiny fraction of a percent; the unused cells are
+    pure noise, about half of it negative."""
+    w = widgets.name_reliability()
+    r = w.result
+    data = dp.census_first_names()
+    assert r["relative"].shape == (data.n_listed,) and r["unused"].shape == (data.k - data.n_listed,)
+    assert r["largest_name_relative_error"] < 1e-5
+    assert r["max_relative_error"] < 0.01
+    assert 0.4 < r["negative_unused"] / r["unused"].size < 0.6
+    r = w.set(epsilon=0.01)
+    assert r["max_relative_error"] > 0.1        # at ε = 0.01 the rarest names are noisy
+
+
+def test_marketing_noise_crossover_is_two_c_over_epsilon_squared():
+    w = widgets.marketing_noise()
+    assert w.result["crossover"] == 50.0 and round(w.result["linf_bound"], 1) == 47.0
+    r = w.set(cap=3, epsilon=0.5)
+    assert r["crossover"] == pytest.approx(72.0) and r["variance"] == pytest.approx(72.0)
+
+
+def test_delta_slider_spans_a_thousandth_to_one_on_a_log_scale():
+    s = widgets.delta_slider()
+    assert math.isclose(s.base ** s.min, 0.001) and math.isclose(s.base ** s.max, 1.0)
+
+
+def test_a_choice_slider_refuses_a_value_it_does_not_offer():
+    with pytest.raises(ValueError, match="n must be one of"):
+        widgets.count_error_by_size(n=1234)
+
+
+CASES = [
+    (exercises.check_overlapping_bands_sensitivity, 2, 4),
+    (exercises.check_count_relative_error, 0.002, 10),
+    (exercises.check_derived_count_std, math.sqrt(8), 2 * math.sqrt(2) * 9),
+    (exercises.check_accuracy_bound, 2 * math.log(100_000), math.log(100_000)),
+    (exercises.check_delta_for_bound, 10_000 * math.exp(-10), 0.05),
+    (exercises.check_dominance_threshold, 72, 6),
+]
+
+
+@pytest.mark.parametrize("check,right,wrong", CASES, ids=lambda c: getattr(c, "__name__", ""))
+def test_checker_accepts_the_right_answer_and_refuses_a_wrong_one(check, right, wrong):
+    assert check(right).correct is True
+    verdict = check(wrong)
+    assert verdict.correct is False and "Not quite" in repr(verdict)
+    assert check(...).correct is None and check(None).correct is None
+    assert check("a word").correct is False
+    assert check(float("nan")).correct is False
