@@ -57,6 +57,7 @@ from .sensitivity import (
     l2_sensitivity,
     neighbour_differences,
 )
+from .selection import above_threshold, sparse_vector
 from .source import show_source
 
 __version__ = "0.1.0"
@@ -64,6 +65,7 @@ __version__ = "0.1.0"
 _LAZY = {"plots", "widgets", "exercises"}
 
 __all__ = [
+    "above_threshold",
     "CensusFirstNames",
     "HistogramNoise",
     "MonteCarloCoverage",
@@ -103,6 +105,7 @@ __all__ = [
     "release_counting_queries",
     "round_counts",
     "show_source",
+    "sparse_vector",
     "widgets",
 ]
 

@@ -23,12 +23,12 @@ from cycler import cycler
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from . import _validate
-from .accuracy import binomial_ci, laplace_accuracy_bound, linf_error_tail
-from .census import CensusFirstNames
-from .counting import histogram_noise
-from .laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
-from .sensitivity import NeighbourDifferences
+from .. import _validate
+from ..accuracy import binomial_ci, laplace_accuracy_bound, linf_error_tail
+from ..census import CensusFirstNames
+from ..counting import histogram_noise
+from ..laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
+from ..sensitivity import NeighbourDifferences
 
 #: Okabe & Ito's colour-blind-safe palette.
 PALETTE = {

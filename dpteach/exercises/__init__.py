@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .accuracy import laplace_accuracy_bound
-from .counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
-from .laplace import laplace_scale, laplace_tail, privacy_loss
-from .sensitivity import l1_sensitivity, l2_sensitivity
+from ..accuracy import laplace_accuracy_bound
+from ..counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
+from ..laplace import laplace_scale, laplace_tail, privacy_loss
+from ..sensitivity import l1_sensitivity, l2_sensitivity
 
 _PLACEHOLDER = "Not answered yet: replace ... (or None) with your answer and run the cell again."
 

@@ -18,9 +18,9 @@ from collections.abc import Callable
 import ipywidgets as widgets
 import numpy as np
 
-from . import plots
-from .census import census_first_names
-from .sensitivity import neighbour_differences
+from .. import plots
+from ..census import census_first_names
+from ..sensitivity import neighbour_differences
 
 _SLIDER_LAYOUT = widgets.Layout(width="420px")
 _STYLE = {"description_width": "110px"}
