@@ -9,14 +9,16 @@ SETTINGS  := $(VENV)/share/jupyter/lab/settings/overrides.json
 PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test execute sync html binder-url clean
+.PHONY: help lab test execute sync html slides binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
 	@echo "make test         run every test: unit, notebooks (nbval), pairing, packaging"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
-	@echo "make html         export the executed chapters to build/html/"
+	@echo "make html         the HTML book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open)"
+	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
+	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,12 +53,32 @@ execute: sync $(VENV)/.test-installed
 		--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False $(NOTEBOOKS)
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
-html: $(VENV)/.test-installed
-	$(BIN)/jupyter nbconvert --to html --output-dir build/html $(NOTEBOOKS)
+# The reader's book: every chapter executed headless (widget state saved), one page each,
+# an index, previous/next links. OFFLINE=1 copies MathJax, require.js and the widget
+# renderer in; INSTRUCTOR=1 writes build/html-instructor with every solution open.
+EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor)
+
+build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
+	$(BIN)/python -m dpteach.export execute
+	@touch $@
+
+html: build/executed
+	$(BIN)/python -m dpteach.export html $(EXPORT_FLAGS)
+
+slides: build/executed
+	$(BIN)/python -m dpteach.export slides $(if $(OFFLINE),--offline)
 
 binder-url:
 	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (the public GitHub repository)"; exit 2; }
 	@echo "https://mybinder.org/v2/gh/$(REPO)/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb"
+
+# A course's own JupyterHub: nbgitpuller clones (then updates) the workbook into each
+# student's home and opens chapter 00. The hub's image needs environment.yml's packages
+# and `pip install --no-deps -e .` run in the pulled folder (see README).
+BRANCH ?= main
+nbgitpuller-url:
+	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=https://github.com/owner/name [BRANCH=main]"; exit 2; }
+	@$(PYTHON) -c 'import sys, urllib.parse as u; hub, repo, branch = sys.argv[1:]; folder = repo.rstrip("/").split("/")[-1].removesuffix(".git"); print(hub.rstrip("/") + "/hub/user-redirect/git-pull?" + u.urlencode({"repo": repo, "branch": branch, "urlpath": f"lab/tree/{folder}/notebooks/00_start_here.ipynb"}))' "$(HUB)" "$(REPO)" "$(BRANCH)"
 
 clean:
 	rm -rf build .pytest_cache

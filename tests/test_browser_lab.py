@@ -6,7 +6,6 @@ Skipped, with the reason, where Chromium is not installed (`apt-get install -y c
 """
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -16,12 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ARTIFACTS, ROOT, needs_chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTIFACTS = ROOT / "artifacts" / "screenshots"
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them")
+pytestmark = needs_chromium
 
 
 def _free_port() -> int:
@@ -54,17 +50,6 @@ def lab():
     yield base, token
     proc.terminate()
     proc.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic"])
-        yield b
-        b.close()
 
 
 def _open(browser, lab, path):

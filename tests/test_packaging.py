@@ -104,6 +104,18 @@ def test_make_binder_url_needs_the_repository_and_prints_the_link():
     assert missing.returncode != 0 and "REPO=" in missing.stdout
 
 
+def test_make_nbgitpuller_url_points_a_hub_at_chapter_00():
+    out = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu/",
+                          "REPO=https://github.com/someone/dpteach"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == (
+        "https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A%2F%2Fgithub.com%2Fsomeone%2Fdpteach"
+        "&branch=main&urlpath=lab%2Ftree%2Fdpteach%2Fnotebooks%2F00_start_here.ipynb")
+    missing = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert missing.returncode != 0 and "REPO=" in missing.stdout
+
+
 @pytest.mark.parametrize("heavy", ["matplotlib", "ipywidgets", "scipy"])
 def test_import_dpteach_loads_only_numpy(heavy):
     """The maths layer is cheap: `import dpteach` must not pull in the figure or widget layers."""

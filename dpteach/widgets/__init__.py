@@ -242,3 +242,5 @@ def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Int
                                layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, fig.update, {"cap": slider, "epsilon": epsilon_slider(epsilon)},
                        f"DP noise against sampling noise in a report of {cells:,} campaign-days")
+
+from .precomputed import *  # noqa: E402,F401,F403

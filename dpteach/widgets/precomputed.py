@@ -1,0 +1,72 @@
+"""Sliders that still move in a static page: frames rendered in advance, chosen in the browser.
+
+A live slider needs a kernel to recompute its figure. :func:`precomputed` renders the figure
+of an :class:`~dpteach.widgets.Interactive` at a grid of values of one control when the
+notebook runs, stores the frames as images, and links a slider to them with ``jslink``, which
+runs in the browser: in an exported HTML page (no kernel) the slider still switches frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import ipywidgets as widgets
+
+from .. import plots
+from . import Interactive
+
+__all__ = ["PrecomputedView", "precomputed"]
+
+#: Frames are smaller than live figures: each one is a PNG inside the page.
+FRAME_DPI = 80
+
+
+class PrecomputedView:
+    """A slider over precomputed frames (display it; ``frames`` holds the PNG bytes)."""
+
+    def __init__(self, source: Interactive, control: str, values: Sequence, labels: Sequence[str]) -> None:
+        self.values = list(values)
+        self.frames: list[bytes] = []
+        self.results: list[dict] = []
+        for value in self.values:
+            self.results.append(source.set(**{control: value}))
+            self.frames.append(plots.png_bytes(source.figure.fig, dpi=FRAME_DPI))
+        start = min(range(len(self.values)), key=lambda i: abs(self.values[i] - source.defaults[control]))
+        source.reset()
+        description = source.controls[control].description
+        self.slider = widgets.SelectionSlider(options=[(label, i) for i, label in enumerate(labels)], index=start,
+                                              description=description, continuous_update=True,
+                                              layout=widgets.Layout(width="420px"),
+                                              style={"description_width": "110px"})
+        self.stack = widgets.Stack([widgets.Image(value=f, format="png", layout=widgets.Layout(max_width="100%"))
+                                    for f in self.frames], selected_index=start)
+        widgets.jslink((self.slider, "index"), (self.stack, "selected_index"))
+        note = widgets.HTML(
+            f"<i>Precomputed view: {len(self.frames)} frames of “{source.caption}”, rendered when the notebook "
+            f"ran. The slider picks a frame in your browser, so it moves even in a web page with no kernel.</i>")
+        self.caption = source.caption
+        self.widget = widgets.VBox([note, self.slider, self.stack])
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+    def __repr__(self) -> str:
+        return f"Precomputed view: {len(self.frames)} frames of {self.caption}"
+
+
+def precomputed(factory: Callable[..., Interactive], control: str, values: Sequence, *,
+                fmt: str = "{:g}", **fixed) -> PrecomputedView:
+    """Render ``factory(**fixed)`` at each of ``values`` of ``control`` and link a slider to the frames.
+
+    Examples
+    --------
+    ``dp.widgets.precomputed(dp.widgets.privacy_loss, "epsilon", [0.1, 0.25, 0.5, 1, 2, 4])``
+    """
+    source = factory(**fixed)
+    if control not in source.controls:
+        raise ValueError(f"control must be one of {sorted(source.controls)}, got {control!r}")
+    if len(values) < 2:
+        raise ValueError(f"values must hold at least 2 settings to choose between, got {list(values)!r}")
+    return PrecomputedView(source, control, values, [fmt.format(v) for v in values])
