@@ -9,7 +9,7 @@ SETTINGS  := $(VENV)/share/jupyter/lab/settings/overrides.json
 PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test execute sync html slides binder-url nbgitpuller-url clean
+.PHONY: help lab test execute sync html slides bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
@@ -17,6 +17,7 @@ help:
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
 	@echo "make html         the HTML book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open)"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
+	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
 
@@ -71,6 +72,10 @@ slides: build/executed
 binder-url:
 	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (the public GitHub repository)"; exit 2; }
 	@echo "https://mybinder.org/v2/gh/$(REPO)/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb"
+
+# Speed, measured: tables printed and written to benchmarks/RESULTS.md (never timed asserts).
+bench: $(VENV)/.test-installed $(SETTINGS)
+	$(BIN)/python benchmarks/run.py
 
 # A course's own JupyterHub: nbgitpuller clones (then updates) the workbook into each
 # student's home and opens chapter 00. The hub's image needs environment.yml's packages

@@ -90,7 +90,7 @@ def all_databases(universe_size: int, max_size: int, min_size: int = 0) -> np.nd
 
 
 def neighbour_differences(f: Callable[[np.ndarray], object], universe: Sequence, max_size: int,
-                          *, min_size: int = 0, ord: int = 1) -> NeighbourDifferences:
+                          *, min_size: int = 0, ord: int = 1, vectorized: bool = False) -> NeighbourDifferences:
     """List every neighbouring pair with at most ``max_size`` records and ‖f(x) − f(y)‖.
 
     Parameters
@@ -106,6 +106,9 @@ def neighbour_differences(f: Callable[[np.ndarray], object], universe: Sequence,
         Smallest database considered; use 1 for a query with no value on the empty database.
     ord : {1, 2}
         The norm: 1 for ℓ1-sensitivity (Def 3.1), 2 for ℓ2-sensitivity.
+    vectorized : bool, default False
+        If True, ``f`` is called once with every database as the rows of a 2-d array and
+        returns one row of answers per database (fast, for sliders).
     """
     if not callable(f):
         raise TypeError(f"f must be a function of a histogram, got {f!r}")
@@ -115,11 +118,18 @@ def neighbour_differences(f: Callable[[np.ndarray], object], universe: Sequence,
     if m == 0:
         raise ValueError("universe must hold at least one record type, got an empty sequence")
     dbs = all_databases(m, max_size, min_size)
-    values = [np.atleast_1d(np.asarray(f(x), dtype=np.float64)) for x in dbs]
-    k = values[0].shape
-    if any(v.shape != k for v in values) or len(k) != 1:
-        raise ValueError("f must return a number or a 1-d array of the same length for every database")
-    out = np.stack(values)
+    if vectorized:
+        out = np.asarray(f(dbs), dtype=np.float64)
+        if out.ndim == 1:
+            out = out[:, np.newaxis]
+        if out.ndim != 2 or out.shape[0] != len(dbs):
+            raise ValueError(f"a vectorized f must return one row per database ({len(dbs)}), got shape {out.shape}")
+    else:
+        values = [np.atleast_1d(np.asarray(f(x), dtype=np.float64)) for x in dbs]
+        k = values[0].shape
+        if any(v.shape != k for v in values) or len(k) != 1:
+            raise ValueError("f must return a number or a 1-d array of the same length for every database")
+        out = np.stack(values)
     if not np.isfinite(out).all():
         bad = dbs[~np.isfinite(out).all(axis=1)][0]
         raise ValueError(

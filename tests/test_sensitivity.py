@@ -262,3 +262,17 @@ def test_large_universes_enumerate_without_recursion():
     """A universe of 1,000 record types and one record: 1,001 databases, each neighbour found."""
     d = dp.neighbour_differences(lambda x: x @ np.arange(1000.0), np.arange(1000), max_size=1)
     assert d.sensitivity == 999.0 and len(d.norm) == 1000
+
+
+def test_vectorized_enumeration_agrees_with_the_one_database_at_a_time_path():
+    """Calling f once on every database (rows) gives the same differences as calling it per database."""
+    ages = np.arange(6)
+    queries = (ages[None, :] >= np.arange(1, 4)[:, None]).astype(float)
+    slow = dp.neighbour_differences(lambda x: queries @ x, ages, 3)
+    fast = dp.neighbour_differences(lambda xs: xs @ queries.T, ages, 3, vectorized=True)
+    np.testing.assert_array_equal(slow.norm, fast.norm)
+    assert fast.sensitivity == 3
+    scalar = dp.neighbour_differences(lambda xs: xs @ ages, ages, 2, vectorized=True)
+    assert scalar.sensitivity == 5
+    with pytest.raises(ValueError, match="one row per database"):
+        dp.neighbour_differences(lambda xs: xs[:3] @ ages, ages, 2, vectorized=True)

@@ -102,20 +102,41 @@ def new_figure(nrows: int = 1, ncols: int = 1, height: float = 4.2, **kwargs) ->
 def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
     """Render a figure to PNG bytes (what a slider sends to the browser).
 
-    The figure keeps one Agg canvas and the PNG is written with light compression: a slider
-    redraw is text rendering, layout and encoding, not the maths. The layout is solved on
-    every render, because tick labels change width as the axes rescale.
+    The figure keeps one Agg canvas and the PNG is written with light compression. The
+    constrained layout is solved again only when something that moves the margins changed
+    (the widest tick label, a label, the dpi): a slider redraw is then text rendering and
+    encoding, not layout, and yet no tick label is ever clipped.
     """
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     if fig.get_dpi() != dpi:
         fig.set_dpi(dpi)
+    key = _layout_key(fig)
     with styled():
-        canvas.draw()
+        if key != getattr(fig, "_dpteach_layout_key", None):
+            fig.set_layout_engine("constrained")
+            canvas.draw()                       # solves the layout, then keeps it
+            fig.set_layout_engine("none")
+            fig._dpteach_layout_key = key
+        else:
+            canvas.draw()
     width, height = canvas.get_width_height()
     image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     buf = io.BytesIO()
     image.save(buf, format="png", compress_level=1)
     return buf.getvalue()
+
+
+def _layout_key(fig: Figure) -> tuple:
+    """What the margins depend on: per axes, the longest tick label on each axis and the labels."""
+    key = [fig.get_dpi(), fig.get_size_inches().tobytes()]
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = axis.major.formatter.format_ticks(axis.get_majorticklocs()) if axis.get_visible() else []
+            key.append(max((len(t) for t in labels), default=0))
+            key.append(axis.get_label_text())
+        key.append(bool(ax.get_title()))
+        key.append(ax.get_legend() is not None)
+    return tuple(key)
 
 
 class _Updatable:
@@ -671,3 +692,4 @@ class MarketingNoiseFigure(_Updatable):
                                f"{h.crossover:,.0f} conversions")
         return {"cap": c, "epsilon": epsilon, "noise": h, "std": h.std, "variance": h.variance,
                 "linf_bound": h.linf_bound, "crossover": h.crossover}
+

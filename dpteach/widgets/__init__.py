@@ -148,7 +148,7 @@ def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 
     fig = plots.NeighbourChangesFigure(labels=("sum clipped to [0, R]",))
 
     def update(clip: int) -> dict:
-        diffs = neighbour_differences(lambda x: x @ np.clip(values, 0, clip), values, max_size)
+        diffs = neighbour_differences(lambda xs: xs @ np.clip(values, 0, clip), values, max_size, vectorized=True)
         out = fig.update(diffs)
         fig.axes[0].title.set_text(f"sum of values 0–{max_value} clipped to [0, {clip}]: Δf = {diffs.sensitivity:g}")
         return {"clip": clip, "sensitivity": diffs.sensitivity, **out}
@@ -165,10 +165,10 @@ def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
 
     def update(k: int) -> dict:
         thresholds = np.arange(1, k + 1)
-        overlapping = neighbour_differences(lambda x: (universe[None, :] >= thresholds[:, None]) @ x,
-                                            universe, max_size)
-        disjoint = neighbour_differences(lambda x: (universe[None, :] == thresholds[:, None]) @ x,
-                                         universe, max_size)
+        at_least = (universe[None, :] >= thresholds[:, None]).astype(float)   # query j: how many aged ≥ j
+        exactly = (universe[None, :] == thresholds[:, None]).astype(float)    # cell j: how many aged j
+        overlapping = neighbour_differences(lambda xs: xs @ at_least.T, universe, max_size, vectorized=True)
+        disjoint = neighbour_differences(lambda xs: xs @ exactly.T, universe, max_size, vectorized=True)
         out = fig.update(overlapping, disjoint)
         fig.axes[0].title.set_text(f"{k} counts 'age ≥ j': Δf = {overlapping.sensitivity:g}")
         fig.axes[1].title.set_text(f"{k} cells 'age = j': Δf = {disjoint.sensitivity:g}")
@@ -244,3 +244,4 @@ def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Int
                        f"DP noise against sampling noise in a report of {cells:,} campaign-days")
 
 from .precomputed import *  # noqa: E402,F401,F403
+

@@ -1,0 +1,264 @@
+"""The workbook's speed, measured: `make bench` prints the tables and writes benchmarks/RESULTS.md.
+
+Figures, not assertions: the tests never time anything. Targets (issue 9, on a 2-core machine):
+every slider p95 ≤ 50 ms and ≥ 3× faster than rebuilding its figure; the whole workbook
+executes headless in ≤ 30 s; `import dpteach` ≤ 0.2 s and loads neither matplotlib nor
+ipywidgets; Laplace and Gaussian mechanisms within 1.25× of raw numpy sampling, Generalized
+Gaussian within 2× of raw gamma sampling, discrete Laplace for 10,000 cells in < 1 s.
+
+    python benchmarks/run.py [--quick] [--skip-tests]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import inspect
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import dpteach as dp  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.1f}"
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def machine() -> list[str]:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    mem = ""
+    if Path("/proc/meminfo").exists():
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kb / 1024 / 1024:.0f} GiB"
+    import matplotlib
+    return [f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
+            f"- machine: {platform.machine()}, {os.cpu_count()} cores ({cpu}), {mem} memory",
+            f"- Python {platform.python_version()}, numpy {np.__version__}, matplotlib {matplotlib.__version__}"]
+
+
+# -- import ------------------------------------------------------------------------------
+
+def bench_import(reps: int = 7) -> tuple[list[str], dict]:
+    code = ("import sys, time; t = time.perf_counter(); import dpteach; d = time.perf_counter() - t; "
+            "print(d, 'matplotlib' in sys.modules, 'ipywidgets' in sys.modules, 'scipy' in sys.modules)")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+            for _ in range(reps)]
+    t = statistics.median(float(r[0]) for r in runs)
+    heavy = [name for name, flag in zip(("matplotlib", "ipywidgets", "scipy"), runs[0][1:]) if flag == "True"]
+    ok = t <= 0.2 and not heavy[:2]
+    lines = ["| import dpteach (median of 7 fresh interpreters) | loads | target | verdict |", "|---|---|---|---|",
+             f"| {_ms(t)} ms | {', '.join(heavy) or 'numpy only'} | ≤ 200 ms, no matplotlib/ipywidgets | {_verdict(ok)} |"]
+    return lines, {"import_s": t, "heavy": heavy, "ok": ok}
+
+
+# -- sliders -----------------------------------------------------------------------------
+
+def widget_factories() -> list:
+    """Every public function of dpteach.widgets that builds an Interactive with no arguments."""
+    out = []
+    for name in sorted(dir(dp.widgets)):
+        obj = getattr(dp.widgets, name)
+        if name.startswith("_") or not inspect.isfunction(obj):
+            continue
+        ann = inspect.signature(obj).return_annotation
+        if ann in ("Interactive", dp.widgets.Interactive):
+            out.append(obj)
+    return out
+
+
+def _values(control, n: int) -> list:
+    """n values that walk the control's range back and forth, as a student drags it."""
+    if isinstance(control.value, bool):
+        return [i % 2 == 0 for i in range(n)]
+    if hasattr(control, "options") and not hasattr(control, "min"):
+        opts = [o[1] if isinstance(o, tuple) else o for o in control.options]
+        return [opts[i % len(opts)] for i in range(n)]
+    if hasattr(control, "base"):
+        grid = control.base ** np.linspace(control.min, control.max, n // 2)
+    else:
+        grid = np.linspace(control.min, control.max, n // 2)
+        if isinstance(control.value, int):
+            grid = np.round(grid).astype(int)
+    walk = list(grid) + list(grid[::-1])
+    return [type(control.value)(v) for v in walk][:n]
+
+
+def bench_sliders(changes: int = 50, rebuilds: int = 10) -> tuple[list[str], list[dict]]:
+    rows, data = [], []
+    for factory in widget_factories():
+        widget = factory()
+        for name, control in widget.controls.items():
+            latencies = []
+            for value in _values(control, changes):
+                t = time.perf_counter()
+                control.value = value          # fires the callback: update artists, render, PNG bytes
+                latencies.append(time.perf_counter() - t)
+            widget.reset()
+            p50, p95 = np.percentile(latencies, [50, 95])
+            rebuild = []
+            for _ in range(rebuilds):
+                t = time.perf_counter()
+                factory()                      # baseline: a new figure built and rendered from scratch
+                rebuild.append(time.perf_counter() - t)
+            base = float(np.median(rebuild))
+            ratio = base / p50
+            ok = p95 <= 0.050 and ratio >= 3
+            data.append({"widget": factory.__name__, "control": name, "p50": p50, "p95": p95, "rebuild": base,
+                         "ratio": ratio, "ok": ok})
+            rows.append(f"| {factory.__name__} | {name} | {_ms(p50)} | {_ms(p95)} | {_ms(base)} | {ratio:.1f}× | "
+                        f"{_verdict(ok)} |")
+    head = ["| widget | control | p50 ms | p95 ms | rebuild ms | speed-up | verdict (p95 ≤ 50 ms, ≥ 3×) |",
+            "|---|---|---|---|---|---|---|"]
+    return head + rows, data
+
+
+# -- notebooks ---------------------------------------------------------------------------
+
+def bench_notebooks() -> tuple[list[str], dict]:
+    import nbformat
+    from nbclient import NotebookClient
+
+    rows, total = [], 0.0
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        t = time.perf_counter()
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        took = time.perf_counter() - t
+        total += took
+        rows.append(f"| {path.stem} | {took:.1f} |")
+    ok = total <= 30
+    rows.append(f"| **whole workbook** | **{total:.1f}** (target ≤ 30 s: {_verdict(ok)}) |")
+    return ["| notebook (fresh kernel, nbclient) | seconds |", "|---|---|", *rows], {"total_s": total, "ok": ok}
+
+
+# -- the test suite ----------------------------------------------------------------------
+
+def bench_tests() -> tuple[list[str], dict]:
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "junit.xml"
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"--junitxml={xml}"],
+                       cwd=ROOT, capture_output=True, text=True)
+        wall = time.perf_counter() - t
+        parts = {"unit and statistical": 0.0, "notebooks (nbval)": 0.0, "browser": 0.0, "book (HTML, slides)": 0.0}
+        counts = dict.fromkeys(parts, 0)
+        for case in ET.parse(xml).getroot().iter("testcase"):
+            where = (case.get("classname") or "") + "::" + (case.get("file") or "")
+            kind = ("notebooks (nbval)" if "notebooks" in where or ".ipynb" in where else
+                    "browser" if "test_browser" in where else
+                    "book (HTML, slides)" if "test_book" in where else "unit and statistical")
+            parts[kind] += float(case.get("time", 0))
+            counts[kind] += 1
+    rows = [f"| {k} | {counts[k]} | {v:.1f} |" for k, v in parts.items()]
+    rows.append(f"| **make test, wall clock** | {sum(counts.values())} | **{wall:.1f}** |")
+    return ["| part of the suite | tests | seconds |", "|---|---|---|", *rows], {"wall_s": wall, **parts}
+
+
+# -- mechanisms --------------------------------------------------------------------------
+
+def _best(fn, reps: int = 5) -> float:
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def bench_mechanisms(n: int = 1_000_000) -> tuple[list[str], list[dict]]:
+    rng = np.random.default_rng(0)
+    zeros = np.zeros(n)
+    cases = [("laplace_mechanism", lambda: dp.laplace_mechanism(zeros, 1.0, 1.0, rng=rng),
+              "Generator.laplace", lambda: rng.laplace(0.0, 1.0, n), 1.25)]
+    if hasattr(dp, "gaussian_mechanism"):
+        cases.append(("gaussian_mechanism", lambda: dp.gaussian_mechanism(zeros, 1.0, 1.0, 1e-5, rng=rng),
+                      "Generator.normal", lambda: rng.normal(0.0, 1.0, n), 1.25))
+    if hasattr(dp, "generalized_gaussian_mechanism"):
+        cases.append(("generalized_gaussian_mechanism (p = 1.5)",
+                      lambda: dp.generalized_gaussian_mechanism(zeros, 1.5, 1.0, rng=rng),
+                      "Generator.gamma", lambda: rng.gamma(1 / 1.5, 1.0, n), 2.0))
+    rows, data = [], []
+    for name, fn, raw_name, raw, limit in cases:
+        ours, base = _best(fn), _best(raw)
+        ratio = ours / base
+        data.append({"mechanism": name, "ours_s": ours, "raw_s": base, "ratio": ratio, "ok": ratio <= limit})
+        rows.append(f"| {name} | {_ms(ours)} | {raw_name} {_ms(base)} | {ratio:.2f}× | ≤ {limit}× | "
+                    f"{_verdict(ratio <= limit)} |")
+    if hasattr(dp, "discrete_laplace_mechanism"):
+        counts = np.arange(10_000)
+        took = _best(lambda: dp.discrete_laplace_mechanism(counts, 1, 1.0, rng=rng), reps=3)
+        data.append({"mechanism": "discrete_laplace_mechanism", "ours_s": took, "ok": took < 1})
+        rows.append(f"| discrete_laplace_mechanism, exact, 10,000 cells | {_ms(took)} | — | — | < 1 s | "
+                    f"{_verdict(took < 1)} |")
+    head = [f"| mechanism ({n:,} values) | ms | raw numpy ms | ratio | target | verdict |",
+            "|---|---|---|---|---|---|"]
+    return head + rows, data
+
+
+# -- HTML export -------------------------------------------------------------------------
+
+def bench_export() -> tuple[list[str], dict]:
+    from dpteach import export
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        pages = export.build_html(Path(tmp) / "html", executed=ROOT / "notebooks")
+        took = time.perf_counter() - t
+        sizes = [(p.name, p.stat().st_size) for p in pages]
+    rows = [f"| {name} | {size / 1024:,.0f} |" for name, size in sizes]
+    rows.append(f"| **all pages** (export of the stored notebooks: {took:.1f} s) | "
+                f"**{sum(s for _, s in sizes) / 1024:,.0f}** |")
+    return ["| page | KiB |", "|---|---|", *rows], {"export_s": took, "pages": dict(sizes)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skip-tests", action="store_true", help="do not time the test suite")
+    parser.add_argument("--quick", action="store_true", help="fewer slider changes (smoke run)")
+    args = parser.parse_args(argv)
+
+    sections = [("Machine", machine(), None)]
+    for title, fn in [("import dpteach", bench_import),
+                      ("Sliders: value change → new PNG bytes", lambda: bench_sliders(10 if args.quick else 50,
+                                                                                       3 if args.quick else 10)),
+                      ("Mechanism throughput", bench_mechanisms),
+                      ("Notebooks, executed headless", bench_notebooks),
+                      ("HTML export", bench_export)] + ([] if args.skip_tests else [("make test", bench_tests)]):
+        print(f"\n## {title}", flush=True)
+        lines, data = fn()
+        print("\n".join(lines), flush=True)
+        sections.append((title, lines, data))
+    text = ["# Benchmarks", "", "Written by `make bench` (benchmarks/run.py); every number below is measured, "
+            "not typed.", ""]
+    for title, lines, _ in sections:
+        text += [f"## {title}", "", *lines, ""]
+    RESULTS.write_text("\n".join(text))
+    (ROOT / "benchmarks" / "results.json").write_text(
+        json.dumps({t: d for t, _, d in sections if d is not None}, indent=1, default=float))
+    print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
