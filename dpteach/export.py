@@ -30,6 +30,8 @@ from .book import Chapter, chapters
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: Our templates (dpteach_html, dpteach_slides) and the pieces they share (dpteach_common/).
+_TEMPLATE_DIRS = {"extra_template_basedirs": [str(TEMPLATES)], "extra_template_paths": [str(TEMPLATES)]}
 
 #: npm packages for offline pages: (name, version, {path in package: path in the book's assets/}).
 NPM_ASSETS = [
@@ -135,7 +137,7 @@ def build_html(out: Path, offline: bool = False, instructor: bool = False,
     out.mkdir(parents=True, exist_ok=True)
     executed = executed or out.parent / "executed"
     settings = copy_offline_assets(out, out.parent / "npm-cache") if offline else {}
-    exporter = HTMLExporter(template_name="dpteach_html", extra_template_basedirs=[str(TEMPLATES)],
+    exporter = HTMLExporter(template_name="dpteach_html", **_TEMPLATE_DIRS,
                             embed_images=True, **settings)
     pages = []
     for i, chapter in enumerate(items):
@@ -147,7 +149,7 @@ def build_html(out: Path, offline: bool = False, instructor: bool = False,
             for output in cell.get("outputs", []):
                 if "text/html" in output.get("data", {}):
                     output["data"]["text/html"] = _link_pages(output["data"]["text/html"])
-        resources = {"dpteach_nav": _nav(items, i), "dpteach_show_solutions": instructor,
+        resources = {"dpteach_nav": _nav(items, i), "dpteach_show_solutions": instructor, "dpteach_offline": offline,
                      "metadata": {"name": f"{chapter.number} · {chapter.title}"}}
         if instructor:
             resources["dpteach_banner"] = "Instructor edition: every solution is shown open."
@@ -251,14 +253,14 @@ def build_slides(out: Path, offline: bool = False, executed: Path | None = None)
     config = Config()
     config.TagRemovePreprocessor.enabled = True
     config.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
-    exporter = SlidesExporter(config=config, template_name="dpteach_slides", extra_template_basedirs=[str(TEMPLATES)],
+    exporter = SlidesExporter(config=config, template_name="dpteach_slides", **_TEMPLATE_DIRS,
                               embed_images=True, reveal_scroll=True, reveal_theme="white", **settings)
     pages = []
     for chapter in items:
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
-        body, _ = exporter.from_notebook_node(slide_markup(nb),
-                                              resources={"metadata": {"name": f"{chapter.number} · {chapter.title}"}})
+        body, _ = exporter.from_notebook_node(slide_markup(nb), resources={
+            "metadata": {"name": f"{chapter.number} · {chapter.title}"}, "dpteach_offline": offline})
         page = out / f"{chapter.path.stem}.slides.html"
         page.write_text(body, encoding="utf-8")
         pages.append(page)

@@ -10,8 +10,8 @@ import http.server
 import threading
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT, needs_chromium
+
 from dpteach import export
 from dpteach.book import chapters
 
@@ -63,6 +63,7 @@ def test_page_is_complete_without_a_network(browser, site, name):
     if "$" in chapter:
         typeset = page.locator("script[type^='math/tex']").count()
         assert typeset > 0 and page.locator(".MathJax, .MathJax_Display").count() >= typeset, "formulas not typeset"
+    assert "Math Processing Error" not in text, "MathJax failed on a formula (a missing font or file?)"
     for raw in ("$$", "\\frac", "\\varepsilon", "\\mathrm"):
         assert raw not in text, f"raw TeX {raw!r} left on the page"
     images = page.evaluate("() => [...document.images].map(i => [i.complete && i.naturalWidth > 0, i.src.slice(0, 40)])")
