@@ -15,6 +15,15 @@ from __future__ import annotations
 
 import importlib
 
+from .accountant import (
+    GeneralizedGaussianNoise,
+    PrivacyLossDistribution,
+    calibration_audit,
+    gaussian_noise,
+    laplace_noise,
+    one_coordinate_delta,
+    privacy_loss_distribution,
+)
 from .accuracy import (
     MonteCarloCoverage,
     accuracy_monte_carlo,
@@ -25,8 +34,20 @@ from .accuracy import (
     linf_error_tail,
     linf_errors,
 )
+from .applications import synthetic_city, synthetic_conversions, synthetic_hospital, synthetic_purchases
+from .audit import AuditResult, clopper_pearson_lower, clopper_pearson_upper, privacy_audit
 from .book import chapter_map
 from .census import CensusFirstNames, census_first_names, name_table
+from .composition import (
+    BudgetExceeded,
+    Charge,
+    PrivacyBudget,
+    advanced_composition,
+    advanced_composition_max_epsilon,
+    advanced_composition_max_k,
+    basic_composition,
+    project_to_total,
+)
 from .counting import (
     HistogramNoise,
     PostProcessingEffect,
@@ -39,6 +60,61 @@ from .counting import (
     release_counting_queries,
     round_counts,
 )
+from .curator import Curator, first_name_counts, synthetic_town
+from .discrete import (
+    bernoulli_exp,
+    discrete_laplace_mechanism,
+    discrete_laplace_pmf,
+    discrete_laplace_sample,
+    discrete_laplace_scale,
+    discrete_laplace_variance,
+)
+from .dpsgd import (
+    clip_gradients,
+    dpsgd_logistic_regression,
+    dpsgd_noise_scale,
+    logistic_gradients,
+    logistic_regression,
+    noisy_gradient_sum,
+)
+from .floating import (
+    FloatingPointAttack,
+    floating_point_attack,
+    textbook_laplace,
+    textbook_laplace_mechanism,
+    textbook_reachable,
+)
+from .gaussian import (
+    classical_gaussian_constant,
+    classical_gaussian_sigma,
+    gaussian_delta,
+    gaussian_mechanism,
+    gaussian_sigma,
+)
+from .generalized_gaussian import (
+    CalibrationTable,
+    MechanismError,
+    NoiseErrors,
+    SparseVectorRefinement,
+    calibration_table,
+    counting_query_errors,
+    expected_l1_noise,
+    expected_linf_noise,
+    ganesh_zhao_shapes,
+    generalized_gaussian_cdf,
+    generalized_gaussian_mechanism,
+    generalized_gaussian_moment,
+    generalized_gaussian_pdf,
+    generalized_gaussian_sample,
+    generalized_gaussian_sigma,
+    generalized_gaussian_tail,
+    generalized_gaussian_variance,
+    linf_lower_bound_shape,
+    linf_tail_bound,
+    mechanism_error,
+    simulate_noise_errors,
+    sparse_vector_refinement,
+)
 from .laplace import (
     ProofSteps,
     laplace_cdf,
@@ -50,6 +126,26 @@ from .laplace import (
     privacy_loss,
     proof_steps,
 )
+from .local import (
+    central_proportion_variance,
+    grid_counts,
+    perturb_locations,
+    randomized_response,
+    randomized_response_estimate,
+    randomized_response_probability,
+    randomized_response_variance,
+)
+from .selection import (
+    above_threshold,
+    above_threshold_accuracy,
+    above_threshold_probabilities,
+    exponential_mechanism,
+    exponential_mechanism_bound,
+    exponential_mechanism_probabilities,
+    report_noisy_max,
+    report_noisy_max_probabilities,
+    sparse_vector,
+)
 from .sensitivity import (
     NeighbourDifferences,
     all_databases,
@@ -57,7 +153,6 @@ from .sensitivity import (
     l2_sensitivity,
     neighbour_differences,
 )
-from .selection import above_threshold, sparse_vector
 from .source import show_source
 
 __version__ = "0.1.0"
@@ -66,6 +161,24 @@ _LAZY = {"plots", "widgets", "exercises"}
 
 __all__ = [
     "above_threshold",
+    "above_threshold_accuracy",
+    "above_threshold_probabilities",
+    "advanced_composition",
+    "advanced_composition_max_epsilon",
+    "advanced_composition_max_k",
+    "basic_composition",
+    "BudgetExceeded",
+    "Charge",
+    "Curator",
+    "exponential_mechanism",
+    "exponential_mechanism_bound",
+    "exponential_mechanism_probabilities",
+    "first_name_counts",
+    "PrivacyBudget",
+    "project_to_total",
+    "report_noisy_max",
+    "report_noisy_max_probabilities",
+    "synthetic_town",
     "CensusFirstNames",
     "HistogramNoise",
     "MonteCarloCoverage",
@@ -106,6 +219,60 @@ __all__ = [
     "round_counts",
     "show_source",
     "sparse_vector",
+    "AuditResult",
+    "FloatingPointAttack",
+    "bernoulli_exp",
+    "clopper_pearson_lower",
+    "clopper_pearson_upper",
+    "discrete_laplace_mechanism",
+    "discrete_laplace_pmf",
+    "discrete_laplace_sample",
+    "discrete_laplace_scale",
+    "discrete_laplace_variance",
+    "floating_point_attack",
+    "privacy_audit",
+    "textbook_laplace",
+    "textbook_laplace_mechanism",
+    "textbook_reachable",
+    "GeneralizedGaussianNoise",
+    "PrivacyLossDistribution",
+    "calibration_audit",
+    "gaussian_noise",
+    "laplace_noise",
+    "one_coordinate_delta",
+    "privacy_loss_distribution",
+    "classical_gaussian_constant",
+    "classical_gaussian_sigma",
+    "gaussian_delta",
+    "gaussian_mechanism",
+    "gaussian_sigma",
+    "CalibrationTable",
+    "MechanismError",
+    "NoiseErrors",
+    "SparseVectorRefinement",
+    "calibration_table",
+    "counting_query_errors",
+    "expected_l1_noise",
+    "expected_linf_noise",
+    "ganesh_zhao_shapes",
+    "generalized_gaussian_cdf",
+    "generalized_gaussian_mechanism",
+    "generalized_gaussian_moment",
+    "generalized_gaussian_pdf",
+    "generalized_gaussian_sample",
+    "generalized_gaussian_sigma",
+    "generalized_gaussian_tail",
+    "generalized_gaussian_variance",
+    "linf_lower_bound_shape",
+    "linf_tail_bound",
+    "mechanism_error",
+    "simulate_noise_errors",
+    "sparse_vector_refinement",
+    "central_proportion_variance", "clip_gradients", "dpsgd_logistic_regression", "dpsgd_noise_scale",
+    "grid_counts", "logistic_gradients", "logistic_regression", "noisy_gradient_sum", "perturb_locations",
+    "randomized_response", "randomized_response_estimate", "randomized_response_probability",
+    "randomized_response_variance", "synthetic_city", "synthetic_conversions", "synthetic_hospital",
+    "synthetic_purchases",
     "widgets",
 ]
 

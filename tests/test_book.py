@@ -3,8 +3,8 @@
 import re
 
 import pytest
-
 from conftest import ROOT
+
 from dpteach import export
 from dpteach.book import chapters
 

@@ -14,7 +14,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT, needs_chromium
 
 pytestmark = needs_chromium

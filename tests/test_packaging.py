@@ -7,11 +7,15 @@ pyproject.toml: if they drift apart, one audience gets a broken workbook.
 import re
 import subprocess
 import sys
-import tomllib
+from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
+try:
+    import tomllib
+except ModuleNotFoundError:      # Python 3.10
+    import tomli as tomllib
 
 
 def _pyproject() -> dict:
@@ -121,3 +125,18 @@ def test_import_dpteach_loads_only_numpy(heavy):
     """The maths layer is cheap: `import dpteach` must not pull in the figure or widget layers."""
     code = f"import sys, dpteach; sys.exit(1 if {heavy!r} in sys.modules else 0)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_the_code_is_ruff_clean():
+    """The package, the tests and the benchmarks pass the lint rules set in pyproject.toml."""
+    ruff = Path(sys.executable).with_name("ruff")
+    out = subprocess.run([str(ruff), "check", "dpteach", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_readme_lists_every_chapter():
+    """The README's chapter table links every chapter notebook, and every link resolves."""
+    text = (ROOT / "README.md").read_text()
+    linked = set(re.findall(r"\]\((notebooks/\d\d_[a-z0-9_]+\.ipynb)\)", text))
+    present = {f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")}
+    assert linked == present

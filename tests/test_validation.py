@@ -47,6 +47,8 @@ def valid_arguments():
         dp.linf_error_quantile: dict(k=10, delta=0.05, sensitivity=1.0, epsilon=1.0),
         dp.expected_linf_error: dict(k=10, sensitivity=1.0, epsilon=1.0),
         dp.binomial_ci: dict(successes=3, trials=10, confidence=0.95, method="clopper-pearson"),
+        dp.clopper_pearson_lower: dict(successes=3, trials=10, alpha=0.05),
+        dp.clopper_pearson_upper: dict(successes=3, trials=10, alpha=0.05),
         dp.linf_errors: dict(true_answer=[3.0, 4.0], sensitivity=1.0, epsilon=1.0, runs=5,
                              rng=np.random.default_rng(0), chunk_size=100),
         dp.accuracy_monte_carlo: dict(true_answer=[3.0, 4.0], delta=0.05, sensitivity=1.0, epsilon=1.0, runs=5,
@@ -176,6 +178,11 @@ case(dp.binomial_ci, {"successes": 1.5}, TypeError, "successes")
 for bad in (0, 1, NAN):
     case(dp.binomial_ci, {"confidence": bad}, ValueError, "confidence")
 case(dp.binomial_ci, {"method": "wald"}, ValueError, "method", "wald")
+for func in (dp.clopper_pearson_lower, dp.clopper_pearson_upper):
+    case(func, {"successes": 11}, ValueError, "successes", "got 11")
+    case(func, {"trials": 0}, ValueError, "trials", "got 0")
+    for bad in (0, 1, NAN):
+        case(func, {"alpha": bad}, ValueError, "alpha")
 
 
 def test_every_valid_call_succeeds():

@@ -212,3 +212,9 @@ def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Fee
                     f"Δf = c = {cap}, so the DP variance is 2(c/ε)² = 2·{cap / epsilon:g}² = {expected:g}; "
                     f"sampling variance n is smaller than that for cells under {expected:g} conversions.",
                     "Set the sampling variance n equal to the Laplace variance 2(Δf/ε)², with Δf = c.", rel=1e-6)
+
+from .applications import *  # noqa: E402, F403
+from .composition import *  # noqa: E402, F403
+from .gaussian import *  # noqa: E402, F403
+from .noise import *  # noqa: E402, F403
+from .selection import *  # noqa: E402, F403

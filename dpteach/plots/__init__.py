@@ -15,7 +15,7 @@ import io
 from contextlib import contextmanager
 
 import matplotlib
-import matplotlib.pyplot  # noqa: F401  (registers the inline PNG formatter for Figure in Jupyter)
+import matplotlib.pyplot
 import matplotlib.ticker
 import numpy as np
 import PIL.Image
@@ -693,3 +693,8 @@ class MarketingNoiseFigure(_Updatable):
         return {"cap": c, "epsilon": epsilon, "noise": h, "std": h.std, "variance": h.variance,
                 "linf_bound": h.linf_bound, "crossover": h.crossover}
 
+from .applications import *  # noqa: E402, F403
+from .composition import *  # noqa: E402, F403
+from .gaussian import *  # noqa: E402, F403
+from .noise import *  # noqa: E402, F403
+from .selection import *  # noqa: E402, F403

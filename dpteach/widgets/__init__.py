@@ -243,5 +243,9 @@ def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Int
     return Interactive(fig, fig.update, {"cap": slider, "epsilon": epsilon_slider(epsilon)},
                        f"DP noise against sampling noise in a report of {cells:,} campaign-days")
 
-from .precomputed import *  # noqa: E402,F401,F403
-
+from .applications import *  # noqa: E402, F403
+from .composition import *  # noqa: E402, F403
+from .gaussian import *  # noqa: E402, F403
+from .noise import *  # noqa: E402, F403
+from .precomputed import *  # noqa: E402, F403
+from .selection import *  # noqa: E402, F403

@@ -1,0 +1,99 @@
+"""Special functions the Gaussian chapter needs, in numpy and the standard library only.
+
+The maths layer must not import scipy (``import dpteach`` stays cheap), so the normal CDF and
+the regularised incomplete gamma function are written here: a power series and a continued
+fraction (Press et al., *Numerical Recipes*, §6.2), vectorised, accurate to about 1e-14
+relative even far in the tails, where a privacy accountant needs them. The unit tests compare
+them with scipy.special.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_TINY = 1e-300
+_EPS = 4e-16
+
+
+def gammaincc(a: float, x) -> np.ndarray:
+    """The regularised upper incomplete gamma function Q(a, x) = Γ(a, x)/Γ(a), for a > 0, x ≥ 0.
+
+    .. math:: Q(a, x) = \\frac{1}{Γ(a)} \\int_x^\\infty t^{a-1} e^{-t}\\, dt
+
+    For x < a + 1 the series of P = 1 − Q converges fast and Q is not small; for x ≥ a + 1
+    the continued fraction gives Q itself, with full relative accuracy however small it is.
+    """
+    xs = np.asarray(x, dtype=np.float64)
+    out = np.zeros(xs.shape)
+    if a == 1.0:                                   # the exponential: exact
+        out[...] = np.exp(-xs)
+        return out
+    log_prefactor_const = -math.lgamma(a)
+    series = xs < a + 1
+    if series.any():
+        v = xs[series]
+        term = np.full(v.shape, 1.0 / a)
+        total = term.copy()
+        ap = a
+        for _ in range(500):
+            ap += 1.0
+            term = term * v / ap
+            total += term
+            if np.all(term < total * _EPS):
+                break
+        with np.errstate(divide="ignore"):
+            log_pre = -v + a * np.log(v) + log_prefactor_const
+        out[series] = 1.0 - total * np.exp(log_pre)
+    rest = ~series & np.isfinite(xs)                 # Q(a, ∞) = 0 stays
+    if rest.any():
+        v = xs[rest]
+        b = v + 1.0 - a                            # modified Lentz's method
+        c = np.full(v.shape, 1.0 / _TINY)
+        d = 1.0 / b
+        h = d.copy()
+        for i in range(1, 500):
+            an = -i * (i - a)
+            b = b + 2.0
+            d = an * d + b
+            d = np.where(np.abs(d) < _TINY, _TINY, d)
+            c = b + an / c
+            c = np.where(np.abs(c) < _TINY, _TINY, c)
+            d = 1.0 / d
+            step = d * c
+            h = h * step
+            if np.all(np.abs(step - 1.0) < _EPS):
+                break
+        out[rest] = np.exp(-v + a * np.log(v) + log_prefactor_const) * h
+    return out
+
+
+def erfc(x) -> np.ndarray:
+    """The complementary error function, vectorised: erfc(x) = Q(1/2, x²) for x ≥ 0, 2 − erfc(−x) below."""
+    xs = np.asarray(x, dtype=np.float64)
+    upper = gammaincc(0.5, xs * xs)
+    return np.where(xs >= 0, upper, 2.0 - upper)
+
+
+def ndtr(x) -> np.ndarray:
+    """The standard normal CDF Φ(x) = erfc(−x/√2)/2, accurate in the lower tail."""
+    return 0.5 * erfc(-np.asarray(x, dtype=np.float64) / math.sqrt(2.0))
+
+
+def norm_cdf(x: float) -> float:
+    """Φ(x) for one number, with the standard library's erfc (full relative accuracy for x < 0)."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def log_norm_cdf(x: float) -> float:
+    """ln Φ(x) for one number, finite far into the lower tail where Φ(x) underflows.
+
+    Below x = −30 it uses the asymptotic series
+    ln Φ(x) = −x²/2 − ln(−x√(2π)) + ln(1 − 1/x² + 3/x⁴ − 15/x⁶ + 105/x⁸).
+    """
+    if x > -30.0:
+        return math.log(norm_cdf(x))
+    z = 1.0 / (x * x)
+    series = 1.0 - z + 3.0 * z**2 - 15.0 * z**3 + 105.0 * z**4
+    return -0.5 * x * x - math.log(-x * math.sqrt(2.0 * math.pi)) + math.log(series)

@@ -1,0 +1,223 @@
+"""Figures for chapter 06: composition, post-processing and the privacy budget."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate
+from ..composition import PrivacyBudget, advanced_composition, basic_composition, project_to_total
+from ..counting import clamp_nonnegative, round_counts
+from ..laplace import laplace_scale
+from . import PALETTE, _freeze_layout, _number, _plain_log_axes, _Updatable, new_figure, styled
+
+__all__ = ["AdvancedCompositionFigure", "AveragingFigure", "BudgetFigure", "PostProcessingFigure"]
+
+
+class AveragingFigure(_Updatable):
+    """Sequential composition seen empirically: k answers to the same count, averaged.
+
+    Left: the standard deviation of the average against k. Splitting a fixed ε into k
+    answers at ε/k makes the average *worse* (std √(2k)·Δf/ε); spending ε on each answer
+    makes it better (std √2·Δf/(ε√k)), which is the averaging attack. Dots are measured on
+    ``runs`` simulated sessions (unit noise drawn once and rescaled). Right: what each
+    session spends, by Theorem 3.16: ε for the split, kε for the attack.
+    """
+
+    def __init__(self, k_max: int = 50, runs: int = 2_000, rng: np.random.Generator | None = None) -> None:
+        self.k_max = _validate.integer("k_max", k_max, low=2)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max))
+        self.runs = unit.shape[0]
+        self.ks = np.arange(1, self.k_max + 1)
+        self.unit_std = (np.cumsum(unit, axis=1) / self.ks).std(axis=0)    # std of the mean of k Lap(1)
+        self.shown = np.unique(np.round(np.logspace(0, np.log10(self.k_max), 8)).astype(int))
+        self.fig, (self.left, self.right) = new_figure(1, 2, height=4.4, width_ratios=(3, 2))
+        with styled():
+            left, right = self.left, self.right
+            split, attack, one = PALETTE["vermillion"], PALETTE["blue"], PALETTE["black"]
+            (self.one_line,) = left.loglog(self.ks, np.ones_like(self.ks, dtype=float), color=one, ls=":",
+                                           label="one answer at ε")
+            (self.split_line,) = left.loglog(self.ks, self.ks, color=split, label="k answers at ε/k, averaged")
+            (self.attack_line,) = left.loglog(self.ks, self.ks, color=attack, label="k answers at ε each, averaged")
+            (self.split_dots,) = left.loglog(self.shown, self.shown, "o", color=split, ms=6)
+            (self.attack_dots,) = left.loglog(self.shown, self.shown, "o", color=attack, ms=6,
+                                              label=f"measured, {self.runs:,} sessions")
+            self.left_marker = left.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
+            left.set_xlim(1, self.k_max)
+            left.set_xlabel("k, answers to the same count")
+            left.set_ylabel("std of the average")
+            left.set_title(" ")
+            left.legend(loc="upper left", fontsize="small")
+            (self.split_cost,) = right.loglog(self.ks, self.ks, color=split, label="split: ε in all")
+            (self.attack_cost,) = right.loglog(self.ks, self.ks, color=attack, label="attack: kε")
+            self.right_marker = right.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
+            right.set_xlim(1, self.k_max)
+            right.set_xlabel("k")
+            right.set_ylabel("ε spent (Theorem 3.16)")
+            right.set_title("privacy spent")
+            right.legend(loc="upper left", fontsize="small")
+            _plain_log_axes(left, right)
+        _freeze_layout(self, k=self.k_max, epsilon=0.01)
+
+    def update(self, k: int, epsilon: float, sensitivity: float = 1.0) -> dict:
+        n = _validate.integer("k", k, low=1, high=self.k_max)
+        b = laplace_scale(sensitivity, epsilon)
+        one = np.sqrt(2) * b
+        split_theory = np.sqrt(2 * self.ks) * b               # mean of k Lap(kb): std √2·kb/√k
+        attack_theory = np.sqrt(2 / self.ks) * b              # mean of k Lap(b):  std √2·b/√k
+        split_measured = self.shown * b * self.unit_std[self.shown - 1]
+        attack_measured = b * self.unit_std[self.shown - 1]
+        self.one_line.set_ydata(np.full(self.ks.shape, one))
+        self.split_line.set_ydata(split_theory)
+        self.attack_line.set_ydata(attack_theory)
+        self.split_dots.set_ydata(split_measured)
+        self.attack_dots.set_ydata(attack_measured)
+        self.left.set_ylim(0.5 * np.sqrt(2 / self.k_max) * b, 2.5 * np.sqrt(2 * self.k_max) * b)
+        eps = float(epsilon)
+        self.split_cost.set_ydata(np.full(self.ks.shape, eps))
+        self.attack_cost.set_ydata(self.ks * eps)
+        self.right.set_ylim(0.5 * eps, 2 * self.k_max * eps)
+        for marker in (self.left_marker, self.right_marker):
+            marker.set_xdata([n, n])
+        self.left.title.set_text(f"k = {n}: split, std ×{np.sqrt(n):.3g}; attack, std ÷{np.sqrt(n):.3g}")
+        self.right.title.set_text(f"attack spends {n}ε")
+        return {"k": n, "epsilon": eps, "scale": b, "one_std": one,
+                "split_std": float(split_theory[n - 1]), "attack_std": float(attack_theory[n - 1]),
+                "split_measured": float(n * b * self.unit_std[n - 1]),
+                "attack_measured": float(b * self.unit_std[n - 1]),
+                "split_spent": eps, "attack_spent": basic_composition(n, eps)[0]}
+
+
+class AdvancedCompositionFigure(_Updatable):
+    """Theorem 3.20 against Theorem 3.16: the total ε of k queries at ε each, on log axes.
+
+    Basic composition spends kε; advanced composition spends √(2k ln(1/δ′))·ε + kε(e^ε − 1)
+    and fails with probability δ′. The dashed line is the better of the two (both hold).
+    """
+
+    K_MAX = 100_000
+
+    def __init__(self) -> None:
+        self.ks = np.unique(np.round(np.logspace(0, np.log10(self.K_MAX), 240)).astype(int))
+        self.fig, self.ax = new_figure(height=4.6)
+        with styled():
+            ax = self.ax
+            (self.basic,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"], label="basic: kε (Thm 3.16)")
+            (self.advanced,) = ax.loglog(self.ks, self.ks, color=PALETTE["blue"],
+                                         label="advanced: √(2k ln(1/δ′))·ε + kε(e^ε − 1) (Thm 3.20)")
+            (self.best,) = ax.loglog(self.ks, self.ks, color=PALETTE["black"], ls="--", lw=1.4,
+                                     label="the smaller of the two")
+            (self.dots,) = ax.loglog([1, 1], [1, 1], "o", color=PALETTE["black"], ms=7)
+            self.marker = ax.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
+            self.cross = ax.axvline(1, color=PALETTE["green"], ls="-.", lw=1.5, label="advanced wins from here")
+            ax.set_xlim(1, self.K_MAX)
+            ax.set_xlabel("k, number of queries")
+            ax.set_ylabel("total ε spent")
+            ax.set_title(" ")
+            ax.legend(loc="upper left", fontsize="small")
+            self.note = ax.text(0.98, 0.04, "", transform=ax.transAxes, ha="right", va="bottom", fontsize="small")
+            _plain_log_axes(ax)
+        _freeze_layout(self, k=self.K_MAX, epsilon=0.1, delta_prime=1e-9)
+
+    def update(self, k: int, epsilon: float, delta_prime: float) -> dict:
+        n = _validate.integer("k", k, low=1, high=self.K_MAX)
+        basic = np.array([basic_composition(int(j), epsilon)[0] for j in self.ks])
+        advanced = np.array([advanced_composition(int(j), epsilon, delta_prime)[0] for j in self.ks])
+        basic_k = basic_composition(n, epsilon)[0]
+        advanced_k = advanced_composition(n, epsilon, delta_prime)[0]
+        wins = np.flatnonzero(advanced < basic)
+        crossover = int(self.ks[wins[0]]) if wins.size else None
+        self.basic.set_ydata(basic)
+        self.advanced.set_ydata(advanced)
+        self.best.set_ydata(np.minimum(basic, advanced))
+        self.dots.set_data([n, n], [basic_k, advanced_k])
+        self.marker.set_xdata([n, n])
+        self.cross.set_xdata([crossover or self.K_MAX * 10] * 2)
+        self.ax.set_ylim(0.5 * min(basic[0], advanced[0]), 2 * max(basic[-1], advanced[-1]))
+        self.ax.title.set_text(f"{n:,} queries at ε = {epsilon:.3g}: basic {_number(basic_k)}, "
+                               f"advanced {_number(advanced_k)} (δ′ = {delta_prime:.0e})")
+        self.note.set_text(f"advanced wins from k = {crossover:,}" if crossover
+                           else "advanced never wins at this ε")
+        return {"k": n, "epsilon": float(epsilon), "delta_prime": float(delta_prime), "basic": basic_k,
+                "advanced": advanced_k, "best": min(basic_k, advanced_k), "crossover": crossover}
+
+
+class PostProcessingFigure(_Updatable):
+    """Post-processing (Proposition 2.1) that improves accuracy: a sparse histogram, four ways.
+
+    Mean |error| per cell against ε, over ``runs`` releases (unit noise drawn once and
+    rescaled): the release itself (E|Y| = 1/ε), clamped to ≥ 0, clamped and rounded, and
+    projected onto {cells ≥ 0, summing to the public total}. None of them looks at the data
+    again, so all cost the same ε.
+    """
+
+    VERSIONS = ("released", "clamped ≥ 0", "clamped and rounded", "projected onto the public total")
+
+    def __init__(self, true_counts, runs: int = 10, n_epsilons: int = 13,
+                 rng: np.random.Generator | None = None) -> None:
+        self.truth = _validate.array("true_counts", true_counts, ndim=(1,), nonnegative=True)
+        self.total = float(self.truth.sum())
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        self.unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=1), self.truth.size))
+        self.grid = np.logspace(-2, 1, _validate.integer("n_epsilons", n_epsilons, low=2))
+        self.curves = np.array([self._errors(eps) for eps in self.grid]).T     # version × ε
+        colours = (PALETTE["black"], PALETTE["orange"], PALETTE["sky"], PALETTE["green"])
+        self.fig, self.ax = new_figure(height=4.6)
+        with styled():
+            ax = self.ax
+            self.lines = [ax.loglog(self.grid, curve, color=c, marker="o", ms=4, label=name)[0]
+                          for curve, c, name in zip(self.curves, colours, self.VERSIONS)]
+            (self.dots,) = ax.loglog(self.grid[:4], self.grid[:4], "D", color=PALETTE["vermillion"], ms=8,
+                                     label="at this ε")
+            self.marker = ax.axvline(1, color=PALETTE["vermillion"], ls=":", lw=2)
+            ax.set_xlim(self.grid[0] / 1.2, self.grid[-1] * 1.2)
+            ax.set_ylim(0.5 * self.curves.min(), 2 * self.curves.max())
+            ax.set_xlabel("ε")
+            ax.set_ylabel("mean |error| per cell")
+            ax.set_title(" ")
+            ax.legend(loc="lower left", fontsize="small")
+            _plain_log_axes(ax)
+        _freeze_layout(self, epsilon=0.01)
+
+    def _errors(self, epsilon: float) -> np.ndarray:
+        noisy = self.truth + self.unit * laplace_scale(1.0, epsilon)
+        versions = (noisy, clamp_nonnegative(noisy), round_counts(clamp_nonnegative(noisy)),
+                    np.array([project_to_total(row, self.total) for row in noisy]))
+        return np.array([np.abs(v - self.truth).mean() for v in versions])
+
+    def update(self, epsilon: float) -> dict:
+        errors = self._errors(epsilon)
+        self.dots.set_data([epsilon] * 4, errors)
+        self.marker.set_xdata([epsilon, epsilon])
+        gain = errors[0] / errors[3]
+        self.ax.title.set_text(f"ε = {epsilon:.3g}: the public total cuts the mean error {gain:.3g}×, "
+                               "at no privacy cost")
+        return {"epsilon": float(epsilon), **{name: float(e) for name, e in zip(self.VERSIONS, errors)},
+                "gain": float(gain)}
+
+
+class BudgetFigure(_Updatable):
+    """Where a budget went: one horizontal bar, a segment per charge, the rest left over."""
+
+    def __init__(self, budget: PrivacyBudget) -> None:
+        if not isinstance(budget, PrivacyBudget):
+            raise TypeError(f"budget must be a dp.PrivacyBudget, got {type(budget).__name__}")
+        charges = budget.charges
+        self.fig, ax = new_figure(height=1.2 + 0.32 * max(1, len(charges)))
+        colours = [PALETTE[c] for c in ("blue", "orange", "green", "sky", "purple", "vermillion", "yellow")]
+        with styled():
+            left = 0.0
+            for i, c in enumerate(charges):
+                ax.barh(0, c.epsilon, left=left, color=colours[i % len(colours)], edgecolor="white",
+                        label=f"{i + 1}. {c.label or 'charge'} (ε = {c.epsilon:.3g})")
+                left += c.epsilon
+            ax.barh(0, budget.remaining_epsilon, left=left, color="none", edgecolor=PALETTE["black"], hatch="//",
+                    label=f"remaining (ε = {budget.remaining_epsilon:.3g})")
+            ax.set_xlim(0, budget.total_epsilon * 1.001)
+            ax.set_yticks([])
+            ax.grid(False, axis="y")
+            ax.set_xlabel("ε")
+            ax.set_title(f"{len(charges)} charges spent ε = {budget.spent_epsilon:.3g} "
+                         f"of {budget.total_epsilon:.3g}")
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+        self.spent = [c.epsilon for c in charges]

@@ -1,0 +1,131 @@
+"""Chapter 09's figures: the gaps of floating-point Laplace noise, the discrete Laplace, the auditor."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate
+from ..audit import AuditResult
+from ..discrete import discrete_laplace_pmf, discrete_laplace_scale
+from ..floating import textbook_reachable
+from ..laplace import laplace_pdf
+from . import PALETTE, _Updatable, new_figure, styled
+
+__all__ = ["AuditFigure", "DiscreteLaplaceFigure", "FloatGapsFigure"]
+
+
+class FloatGapsFigure(_Updatable):
+    """The doubles next to one output z, and which of them each true value can produce.
+
+    Each column is one double (z and its neighbours, one unit in the last place apart);
+    a filled marker on the top row means the textbook float64 mechanism can output that
+    double when f(x) = ``fx``, on the bottom row when f(y) = ``fy``. Where a column has a
+    top marker and no bottom one, that output betrays x.
+    """
+
+    def __init__(self, z: float, fx: float = 0.0, fy: float = 1.0, sensitivity: float = 1.0,
+                 epsilon: float = 1.0, width: int = 12) -> None:
+        z0 = _validate.real("z", z)
+        n = _validate.integer("width", width, low=1)
+        below = [z0]
+        for _ in range(n):
+            below.append(np.nextafter(below[-1], -np.inf))
+        above = [z0]
+        for _ in range(n):
+            above.append(np.nextafter(above[-1], np.inf))
+        self.doubles = np.array(below[::-1] + above[1:])
+        self.offsets = np.arange(-n, n + 1)
+        self.from_x = textbook_reachable(self.doubles, fx, sensitivity, epsilon)
+        self.from_y = textbook_reachable(self.doubles, fy, sensitivity, epsilon)
+        self.fig, ax = new_figure(height=3.4)
+        with styled():
+            for row, hits, colour, label in ((1, self.from_x, PALETTE["blue"], f"f(x) = {fx:g}"),
+                                             (0, self.from_y, PALETTE["orange"], f"f(y) = {fy:g}")):
+                ax.scatter(self.offsets, np.full(self.offsets.shape, row), s=160, marker="o",
+                           facecolors=np.where(hits, colour, "white").tolist(), edgecolors=colour, linewidths=2,
+                           label=f"can be output from {label}")
+            betray = self.from_x & ~self.from_y
+            ax.scatter(self.offsets[betray], np.full(betray.sum(), 1.45), marker="v", s=120,
+                       color=PALETTE["vermillion"], label="betrays x: impossible from y")
+            ax.set_yticks([0, 1], [f"from f(y) = {fy:g}", f"from f(x) = {fx:g}"])
+            ax.set_ylim(-0.6, 2.1)
+            ax.set_xlabel(f"neighbouring doubles of z = {z0!r}, in units in the last place")
+            ax.set_title(f"Near z ≈ {z0:.4g}: x can output {int(self.from_x.sum())} of these {self.doubles.size} "
+                         f"doubles, y {int(self.from_y.sum())}; {int(betray.sum())} betray x")
+            ax.legend(loc="upper right", ncols=3, fontsize="small")
+            ax.grid(False)
+
+
+class DiscreteLaplaceFigure(_Updatable):
+    """The discrete Laplace pmf on two neighbouring counts, over the continuous Lap(Δf/ε) density.
+
+    Bars: Pr[f(x) + Z = z] for f(x) = 0 and f(y) = Δf, Z discrete Laplace with scale Δf/ε;
+    lines: the continuous densities the textbook mechanism uses. The title gives the largest
+    ratio of the two pmfs, which is e^ε.
+    """
+
+    def __init__(self, reach: int = 12) -> None:
+        self.reach = _validate.integer("reach", reach, low=2)
+        self.z = np.arange(-self.reach, self.reach + 1)
+        self.x = np.linspace(-self.reach - 0.5, self.reach + 0.5, 600)
+        self.fig, self.ax = new_figure(height=4.2)
+        with styled():
+            ax = self.ax
+            self.bars_x = ax.bar(self.z - 0.2, np.zeros(self.z.size), width=0.4, color=PALETTE["blue"],
+                                 label="discrete Laplace on f(x) = 0")
+            self.bars_y = ax.bar(self.z + 0.2, np.zeros(self.z.size), width=0.4, color=PALETTE["orange"],
+                                 label="discrete Laplace on f(y) = Δf")
+            (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
+                                     label="continuous Lap(Δf/ε) densities")
+            (self.line_y,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["orange"], lw=1.5, ls="--")
+            ax.set_xlim(self.x[0], self.x[-1])
+            ax.set_xlabel("released count z (integers only)")
+            ax.set_ylabel("probability (bars), density (lines)")
+            ax.set_title(" ")
+            ax.legend(loc="upper right", fontsize="small")
+
+    def update(self, epsilon: float, sensitivity: int = 1) -> dict:
+        scale = discrete_laplace_scale(sensitivity, epsilon)
+        t = float(scale)
+        px = discrete_laplace_pmf(self.z, scale)
+        py = discrete_laplace_pmf(self.z - sensitivity, scale)
+        for bar, h in zip(self.bars_x, px):
+            bar.set_height(h)
+        for bar, h in zip(self.bars_y, py):
+            bar.set_height(h)
+        self.line_x.set_ydata(laplace_pdf(self.x, t))
+        self.line_y.set_ydata(laplace_pdf(self.x - sensitivity, t))
+        self.ax.set_ylim(0, 1.15 * max(px.max(), laplace_pdf(0.0, t)))
+        ratio = float(np.max(px / py))
+        self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise, scale Δf/ε = {scale}; "
+                               f"largest ratio {ratio:.3f} = e^ε")
+        return {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
+
+
+class AuditFigure(_Updatable):
+    """What an audit proved, event by event: the ε each threshold event shows violated.
+
+    One panel per audit (say, a correct mechanism and its broken twin). For each threshold t
+    the markers give the largest ε′ the event {Z ≥ t} (triangles up) or {Z ≤ t} (down)
+    proves violated, at the audit's false-alarm rate; the dashed line is the claimed ε.
+    A marker above the line refutes the claim.
+    """
+
+    def __init__(self, audits: dict[str, AuditResult]) -> None:
+        if not audits or not all(isinstance(a, AuditResult) for a in audits.values()):
+            raise TypeError("audits must be a non-empty dict of name → dp.privacy_audit(...) results")
+        self.fig, axes = new_figure(1, len(audits), height=4.0, squeeze=False, sharey=True)
+        self.axes = list(axes[0])
+        top = max(max(a.epsilon_lower_bound, a.epsilon) for a in audits.values())
+        with styled():
+            for ax, (name, a) in zip(self.axes, audits.items()):
+                ge, le = a.event_bounds
+                ax.plot(a.thresholds, ge, "^", color=PALETTE["blue"], ms=8, label="{Z ≥ t}")
+                ax.plot(a.thresholds, le, "v", color=PALETTE["green"], ms=8, label="{Z ≤ t}")
+                ax.axhline(a.epsilon, color=PALETTE["vermillion"], ls="--", lw=2, label=f"claimed ε = {a.epsilon:g}")
+                ax.set_ylim(0, 1.25 * top)
+                ax.set_xlabel("threshold t")
+                verdict = "refuted" if a.refuted else "not refuted"
+                ax.set_title(f"{name}: ε ≥ {a.epsilon_lower_bound:.2f}, {verdict}")
+            self.axes[0].set_ylabel("ε proved violated")
+            self.axes[0].legend(loc="upper left", fontsize="small")

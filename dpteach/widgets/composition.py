@@ -1,0 +1,48 @@
+"""Sliders for chapter 06: composition, post-processing and the privacy budget."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+
+from .. import plots
+from ..curator import first_name_counts, synthetic_town
+from . import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+
+__all__ = ["advanced_composition", "post_processing", "sequential_averaging"]
+
+
+def sequential_averaging(k: int = 2, epsilon: float = 1.0) -> Interactive:
+    """Sliders k and ε: k answers to one count, averaged, at ε/k each (split) or at ε each (the attack)."""
+    fig = plots.AveragingFigure()
+    slider = widgets.IntSlider(value=k, min=1, max=fig.k_max, description="k (answers)",
+                               layout=_SLIDER_LAYOUT, style=_STYLE)
+    return Interactive(fig, fig.update, {"k": slider, "epsilon": epsilon_slider(epsilon)},
+                       "k answers averaged: the budget split, or spent k times (Theorem 3.16)")
+
+
+_KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
+
+
+def advanced_composition(k: int = 100, epsilon: float = 0.1, delta_prime: float = 1e-6) -> Interactive:
+    """Sliders k, ε and δ′: the total ε of k queries by basic (Thm 3.16) and advanced (Thm 3.20) composition."""
+    fig = plots.AdvancedCompositionFigure()
+    delta_prime_slider = widgets.FloatLogSlider(value=delta_prime, base=10, min=-9, max=-2, step=0.25,
+                                                description="δ′ (delta′)", readout_format=".0e",
+                                                layout=_SLIDER_LAYOUT, style=_STYLE)
+    return Interactive(fig, fig.update,
+                       {"k": _choice_slider("k", _KS, k, "k (queries)"),
+                        "epsilon": epsilon_slider(epsilon, low=0.001, high=1.0),
+                        "delta_prime": delta_prime_slider},
+                       "the total ε of k queries: basic against advanced composition")
+
+
+def post_processing(epsilon: float = 1.0, people: int = 2_000, seed: int = 2014) -> Interactive:
+    """Slider ε: a town's first-name histogram released, clamped, rounded, and fitted to its public total.
+
+    The town is :func:`~dpteach.synthetic_town` drawn with ``seed``.
+    """
+    town = synthetic_town(people, rng=np.random.default_rng(seed))
+    fig = plots.PostProcessingFigure(first_name_counts(town["first_name"]))
+    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon)},
+                       f"post-processing a {people:,}-person town's name histogram (Proposition 2.1)")

@@ -1,0 +1,62 @@
+"""Sliders for chapter 08: the Gaussian and Generalized Gaussian mechanisms."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+
+from .. import plots
+from ..generalized_gaussian import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
+from . import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+
+__all__ = [
+    "error_tradeoff",
+    "gaussian_calibration",
+    "generalized_gaussian_density",
+    "privacy_delta_slider",
+    "sensitivity_norms",
+]
+
+
+def privacy_delta_slider(value: float = 1e-6, low: float = 1e-10, high: float = 1e-2) -> widgets.FloatLogSlider:
+    """A log-scaled δ slider for (ε, δ)-DP: the probability the guarantee may fail (10⁻¹⁰ to 10⁻² by default)."""
+    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=0.05,
+                                  description="δ (delta)", readout_format=".2g", continuous_update=True,
+                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+def sensitivity_norms(epsilon: float = 1.0, delta: float = 1e-6) -> Interactive:
+    """Sliders ε and δ: the noise per answer of k counting queries, Laplace (Δ₁ = k) against Gaussian (Δ₂ = √k)."""
+    fig = plots.SensitivityNormsFigure()
+    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon, low=0.05, high=10.0),
+                                         "delta": privacy_delta_slider(delta)},
+                       "noise per answer for k counting queries: Laplace against Gaussian")
+
+
+def gaussian_calibration(epsilon: float = 1.0, delta: float = 1e-5) -> Interactive:
+    """Sliders ε and δ: the analytic Gaussian σ against Theorem 3.22's σ = c·Δ₂f/ε."""
+    fig = plots.GaussianCalibrationFigure()
+    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon, low=0.05, high=10.0),
+                                         "delta": privacy_delta_slider(delta)},
+                       "the Gaussian mechanism's σ: analytic against Theorem 3.22")
+
+
+def generalized_gaussian_density(p: float = 2.0) -> Interactive:
+    """Slider p: the Generalized Gaussian density at unit variance, from Laplace (p = 1) to nearly flat (p = 8)."""
+    fig = plots.GeneralizedGaussianDensityFigure()
+    slider = widgets.FloatSlider(value=p, min=1.0, max=8.0, step=0.05, description="p (shape)",
+                                 readout_format=".2f", continuous_update=True, layout=_SLIDER_LAYOUT, style=_STYLE)
+    return Interactive(fig, fig.update, {"p": slider}, "the Generalized Gaussian family, one slider p")
+
+
+def error_tradeoff(p: float = 4.0, k: int = 10_000, epsilon: float = 1.0, delta: float = 1e-6) -> Interactive:
+    """Sliders p, k, ε, δ: the largest error of Laplace, Gaussian and Generalized Gaussian noise for k
+    counting queries, and the ℓ1/ℓ∞ trade-off of p (σ from the shipped table of accountant results)."""
+    fig = plots.ErrorTradeoffFigure()
+    low, high = TABLE_EPSILON_RANGE
+    return Interactive(fig, fig.update,
+                       {"p": _choice_slider("p", TABLE_P, p, "p (shape)"),
+                        "k": _choice_slider("k", TABLE_K, k, "k (queries)"),
+                        "epsilon": epsilon_slider(epsilon, low=low, high=high),
+                        "delta": privacy_delta_slider(delta, low=min(TABLE_DELTA), high=max(TABLE_DELTA))},
+                       "the ℓ∞ error of k counting queries and the ℓ1/ℓ∞ trade-off of p")

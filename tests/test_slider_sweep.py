@@ -1,0 +1,103 @@
+"""The slider sweep: every widget factory in dpteach.widgets, found by introspection, driven to the
+minimum, maximum and default of every control (every option of a selection, both states of a
+toggle) with no exception, no warning, an empty status line and a PNG image.
+
+Nothing here lists the widgets by hand: a factory added to dpteach.widgets (or to any of its
+submodules) is swept without editing this file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import warnings
+
+import pytest
+
+from dpteach import widgets
+from dpteach.widgets import Interactive
+
+
+def _returns_interactive(func) -> bool:
+    annotation = inspect.signature(func).return_annotation
+    return annotation is Interactive or (isinstance(annotation, str) and annotation.split(".")[-1] == "Interactive")
+
+
+def discover() -> dict[str, object]:
+    """Every public function of dpteach.widgets and its submodules that returns an Interactive."""
+    modules = [widgets] + [importlib.import_module(f"{widgets.__name__}.{m.name}")
+                           for m in pkgutil.iter_modules(widgets.__path__) if not m.name.startswith("_")]
+    found = {}
+    for module in modules:
+        for name, obj in vars(module).items():
+            if (not name.startswith("_") and inspect.isfunction(obj)
+                    and obj.__module__.startswith(widgets.__name__) and _returns_interactive(obj)):
+                found[f"{obj.__module__}.{name}"] = obj
+    # the same function re-exported under two module paths is swept once
+    unique = {}
+    for key, obj in sorted(found.items()):
+        unique.setdefault(id(obj), (key, obj))
+    return dict(unique.values())
+
+
+FACTORIES = discover()
+
+
+def settings(control) -> list:
+    """Minimum, maximum and default of a slider; both states of a toggle; every option of a selection."""
+    if isinstance(control.value, bool):
+        return [not control.value, control.value]
+    if hasattr(control, "options"):
+        options = control.options
+        values = [o[1] if isinstance(o, tuple) else o for o in options]
+        return values + [control.value]
+    if hasattr(control, "base"):          # log slider: min and max are exponents
+        return [control.base ** control.min, control.base ** control.max, control.value]
+    return [control.min, control.max, control.value]
+
+
+def test_discovery_finds_the_known_widgets():
+    names = {key.rsplit(".", 1)[-1] for key in FACTORIES}
+    assert {"laplace_density", "privacy_loss", "accuracy_bound"} <= names
+
+
+@pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
+def test_every_control_at_min_max_and_default(factory):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        w = factory()
+        assert isinstance(w, Interactive)
+        assert w.status.value == "" and bytes(w.image.value).startswith(b"\x89PNG")
+        for name, control in w.controls.items():
+            for value in settings(control):
+                w.set(**{name: value})
+                assert w.status.value == "", f"{name} = {value!r}: {w.status.value}"
+                assert bytes(w.image.value).startswith(b"\x89PNG")
+            w.reset()
+        assert w.values() == w.defaults
+    assert not caught, [str(c.message) for c in caught]
+
+
+@pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
+def test_all_controls_at_their_minimum_then_maximum_together(factory):
+    """The corners of the control space: every control at its first setting at once, then its last."""
+    w = factory()
+    for corner in (0, 1):
+        w.set(**{name: settings(c)[corner] for name, c in w.controls.items()})
+        assert w.status.value == "", w.status.value
+        assert bytes(w.image.value).startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
+def test_a_control_change_redraws_the_same_figure_and_changes_the_image(factory):
+    """Moving a control updates the figure in place (never a new Figure) and sends a new image;
+    the text nbval compares for a widget cell is one stable line."""
+    w = factory()
+    fig, axes, first = w.figure.fig, len(w.figure.fig.axes), bytes(w.image.value)
+    name, control = next(iter(w.controls.items()))
+    other = next(v for v in settings(control) if v != control.value)
+    w.set(**{name: other})
+    assert w.figure.fig is fig and len(fig.axes) == axes
+    assert bytes(w.image.value) != first
+    assert w._repr_mimebundle_()["text/plain"].startswith("Interactive figure:")

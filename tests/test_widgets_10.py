@@ -1,0 +1,52 @@
+"""Chapter 10's sliders: the numbers each figure draws (tests/test_slider_sweep.py sweeps every control)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpteach import widgets
+
+
+def test_hospital_count_turns_epsilon_into_a_belief_bound():
+    w = widgets.hospital_count()
+    for eps in (0.1, 1.0, 5.0):
+        r = w.set(epsilon=eps)
+        assert r["posterior_bound"] == pytest.approx(math.exp(eps) / (1 + math.exp(eps)))
+        assert np.max(r["with"] / r["without"]) <= math.exp(eps) * (1 + 1e-9)
+        assert r["within_95"] == pytest.approx(math.log(20) / eps)
+
+
+def test_purchase_histogram_sensitivity_is_the_cap_and_the_cap_trades_bias_for_noise():
+    w = widgets.purchase_histogram()
+    r1, r20 = w.set(cap=1, epsilon=1.0), w.set(cap=20, epsilon=1.0)
+    assert r1["sensitivity"] == 1 and r20["sensitivity"] == 20 and r20["scale"] == pytest.approx(20.0)
+    assert r1["dropped"] > r20["dropped"] >= 0
+    assert 1 < r1["best_cap"] < 20                    # neither extreme is best at ε = 1
+    assert w.set(epsilon=0.01)["best_cap"] < r1["best_cap"]   # less budget, smaller cap
+
+
+def test_location_central_beats_local_at_the_same_epsilon():
+    w = widgets.location_density()
+    for eps in (0.1, 1.0, 10.0, 100.0):
+        r = w.set(epsilon=eps, cells=20)
+        assert r["central_error"] < r["local_error"]
+        assert r["local_scale"] == pytest.approx(20.0 / eps)
+        assert r["truth"].shape == (20, 20)
+
+
+def test_local_error_grows_relative_to_central_with_n():
+    w = widgets.local_vs_central()
+    small, large = w.set(n=100, epsilon=1.0)["ratio"], w.set(n=1_000_000)["ratio"]
+    assert large == pytest.approx(small * 100)        # √n apart: ratio ∝ √n, n up 10⁴
+    r = w.result
+    assert np.std(r["local_estimates"]) == pytest.approx(r["local_std"], rel=0.1)
+
+
+def test_dpsgd_accuracy_grows_with_epsilon_and_its_noise_scale_is_stated():
+    w = widgets.dpsgd_accuracy()
+    hi = w.set(epsilon=10.0, clip=1.0)
+    lo = w.set(epsilon=0.01, clip=1.0)
+    assert hi["median_accuracy"] > lo["median_accuracy"]
+    assert hi["median_accuracy"] > hi["baseline_accuracy"] - 0.02
+    assert lo["noise_scale"] == pytest.approx(1.0 * 20 / 0.01)
