@@ -39,8 +39,11 @@ $(SETTINGS): binder/overrides.json | $(BIN)/python
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# JupyterLab refuses to run as root unless told; containers and CI machines often are root.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(VENV)/.lab-installed $(SETTINGS)
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
 
 test: $(VENV)/.test-installed $(SETTINGS)
 	$(BIN)/python -m pytest
