@@ -12,6 +12,17 @@ needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them")
 
 
+def assert_checker_contract(check, right, wrong) -> None:
+    """Every exercise checker: ✅ for the right answer, ❌ for a wrong one, "your turn" for ... or None,
+    and ❌ (not a crash) for a word or NaN."""
+    assert check(right).correct is True
+    verdict = check(wrong)
+    assert verdict.correct is False and "Not quite" in repr(verdict)
+    assert check(...).correct is None and check(None).correct is None
+    assert check("a word").correct is False
+    assert check(float("nan")).correct is False
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -56,6 +56,7 @@ def style() -> dict:
         "font.size": f,
         "axes.titlesize": f * 1.1,
         "axes.titleweight": "bold",
+        "axes.titley": 1.0,          # a fixed title position: no search of the tick labels on every redraw
         "axes.labelsize": f,
         "xtick.labelsize": f * 0.9,
         "ytick.labelsize": f * 0.9,

@@ -12,14 +12,9 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from .. import plots
 from . import Interactive
 
 __all__ = ["PrecomputedView", "precomputed"]
-
-#: Frames are smaller than live figures: each one is a PNG inside the page.
-FRAME_DPI = 80
-
 
 class PrecomputedView:
     """A slider over precomputed frames (display it; ``frames`` holds the PNG bytes)."""
@@ -29,8 +24,8 @@ class PrecomputedView:
         self.frames: list[bytes] = []
         self.results: list[dict] = []
         for value in self.values:
-            self.results.append(source.set(**{control: value}))
-            self.frames.append(plots.png_bytes(source.figure.fig, dpi=FRAME_DPI))
+            self.results.append(source.set(**{control: value}))     # renders the frame once
+            self.frames.append(bytes(source.image.value))
         start = min(range(len(self.values)), key=lambda i: abs(self.values[i] - source.defaults[control]))
         source.reset()
         description = source.controls[control].description
