@@ -369,19 +369,6 @@ def _plain_log_axes(*axes) -> None:
                 axis.set_minor_locator(matplotlib.ticker.NullLocator())
 
 
-def _freeze_layout(figure: _Updatable, **widest) -> None:
-    """Solve the constrained layout once, at the settings with the widest tick labels, and keep it.
-
-    Solving the layout is half the time of a redraw for these figures; their tick labels
-    change little as the sliders move, so one layout, made with room for the widest labels,
-    serves every setting and keeps a slider redraw well under 100 ms.
-    """
-    figure.update(**widest)
-    with styled():
-        FigureCanvasAgg(figure.fig).draw()
-    figure.fig.set_layout_engine("none")
-
-
 class CountErrorBySizeFigure(_Updatable):
     """Example 3.1: a count's absolute error does not grow with n; its relative error falls like 1/n.
 
@@ -425,7 +412,6 @@ class CountErrorBySizeFigure(_Updatable):
             bottom.legend(loc="upper right", ncols=3)
             bottom.set_xlim(self.n_line[0], self.n_line[-1])
             _plain_log_axes(top, bottom)
-        _freeze_layout(self, n=10, epsilon=0.01)
 
     def update(self, n: float, epsilon: float) -> dict:
         size = _validate.integer("n", n, low=1, why="a database of n people, n ≥ 1")
@@ -489,7 +475,6 @@ class CountingVsHistogramFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="upper left")
             _plain_log_axes(ax)
-        _freeze_layout(self, k=self.k_max, epsilon=0.01)
 
     def update(self, k: int, epsilon: float) -> dict:
         n = _validate.integer("k", k, low=1, high=self.k_max)
@@ -546,7 +531,6 @@ class AccuracyBoundFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="upper left")
             self.note = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize="small")
-        _freeze_layout(self, epsilon=0.01, delta=0.001, k=self.K_OPTIONS[-1])
 
     def update(self, epsilon: float, delta: float, k: int) -> dict:
         n = _validate.integer("k", k, low=1)
@@ -619,7 +603,6 @@ class NameReliabilityFigure(_Updatable):
             right.set_ylabel("unused names")
             right.set_title(" ")
             _plain_log_axes(left)
-        _freeze_layout(self, epsilon=0.01)
 
     def update(self, epsilon: float) -> dict:
         b = laplace_scale(1.0, epsilon)
@@ -678,7 +661,6 @@ class MarketingNoiseFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="lower right")
             _plain_log_axes(ax)
-        _freeze_layout(self, cap=20, epsilon=0.01)
 
     def update(self, cap: int, epsilon: float) -> dict:
         c = _validate.integer("cap", cap, low=1)

@@ -8,7 +8,7 @@ from .. import _validate
 from ..composition import PrivacyBudget, advanced_composition, basic_composition, project_to_total
 from ..counting import clamp_nonnegative, round_counts
 from ..laplace import laplace_scale
-from . import PALETTE, _freeze_layout, _number, _plain_log_axes, _Updatable, new_figure, styled
+from . import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["AdvancedCompositionFigure", "AveragingFigure", "BudgetFigure", "PostProcessingFigure"]
 
@@ -57,7 +57,6 @@ class AveragingFigure(_Updatable):
             right.set_title("privacy spent")
             right.legend(loc="upper left", fontsize="small")
             _plain_log_axes(left, right)
-        _freeze_layout(self, k=self.k_max, epsilon=0.01)
 
     def update(self, k: int, epsilon: float, sensitivity: float = 1.0) -> dict:
         n = _validate.integer("k", k, low=1, high=self.k_max)
@@ -117,7 +116,6 @@ class AdvancedCompositionFigure(_Updatable):
             ax.legend(loc="upper left", fontsize="small")
             self.note = ax.text(0.98, 0.04, "", transform=ax.transAxes, ha="right", va="bottom", fontsize="small")
             _plain_log_axes(ax)
-        _freeze_layout(self, k=self.K_MAX, epsilon=0.1, delta_prime=1e-9)
 
     def update(self, k: int, epsilon: float, delta_prime: float) -> dict:
         n = _validate.integer("k", k, low=1, high=self.K_MAX)
@@ -177,7 +175,6 @@ class PostProcessingFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="lower left", fontsize="small")
             _plain_log_axes(ax)
-        _freeze_layout(self, epsilon=0.01)
 
     def _errors(self, epsilon: float) -> np.ndarray:
         noisy = self.truth + self.unit * laplace_scale(1.0, epsilon)

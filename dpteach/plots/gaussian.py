@@ -25,7 +25,7 @@ from ..generalized_gaussian import (
     generalized_gaussian_variance,
     linf_lower_bound_shape,
 )
-from . import _SUPERSCRIPT, PALETTE, _freeze_layout, _number, _plain_log_axes, _Updatable, new_figure, styled
+from . import _SUPERSCRIPT, PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = [
     "ErrorTradeoffFigure",
@@ -73,7 +73,6 @@ class SensitivityNormsFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="lower right")
             _plain_log_axes(ax)
-        _freeze_layout(self, epsilon=0.1, delta=1e-10)
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.positive("epsilon", epsilon)
@@ -114,7 +113,6 @@ class GaussianCalibrationFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="upper right")
             _plain_log_axes(ax)
-        _freeze_layout(self, epsilon=0.05, delta=1e-10)
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.positive("epsilon", epsilon)
@@ -171,7 +169,6 @@ class GeneralizedGaussianDensityFigure(_Updatable):
             self.right.set_title("the tails", fontsize="medium")
             self.left.legend(loc="upper left", fontsize="x-small")
             _plain_log_axes(self.right)
-        _freeze_layout(self, p=1.0)
 
     def update(self, p: float) -> dict:
         pp = _validate.real("p", p, low=1.0, low_open=False, high=1000.0)
@@ -295,7 +292,6 @@ class ErrorTradeoffFigure(_Updatable):
             right.set_title(" ", fontsize="medium")
             right.legend(loc="upper right", fontsize="x-small")
             _plain_log_axes(left)
-        _freeze_layout(self, p=1.0, k=10_000, epsilon=0.1, delta=1e-10)
 
     def unit_linf(self, p: float, k: int) -> float:
         """E‖X‖∞ for σ = 1 (it scales with σ), cached."""

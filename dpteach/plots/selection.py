@@ -14,7 +14,7 @@ from ..selection import (
     exponential_mechanism_probabilities,
     report_noisy_max_probabilities,
 )
-from . import PALETTE, _freeze_layout, _plain_log_axes, _Updatable, new_figure, styled
+from . import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["AboveThresholdFigure", "ExponentialMechanismFigure", "NoisyMaxFigure"]
 
@@ -75,7 +75,6 @@ class NoisyMaxFigure(_Updatable):
             right.set_title(" ")
             right.legend(loc="upper right", fontsize="small")
             _plain_log_axes(left)
-        _freeze_layout(self, people=self.TOWNS[-1], epsilon=1.0)
 
     def _winners(self, counts: np.ndarray, epsilon: float) -> np.ndarray:
         noisy = counts.astype(np.float32) + self.unit * np.float32(laplace_scale(1.0, epsilon))
@@ -150,7 +149,6 @@ class ExponentialMechanismFigure(_Updatable):
             ax.set_ylabel("Pr[chosen]")
             ax.set_title(" ")
             ax.legend(loc="upper right", fontsize="small")
-        _freeze_layout(self, epsilon=1.0)
 
     def update(self, epsilon: float) -> dict:
         p = exponential_mechanism_probabilities(self.u, self.sensitivity, epsilon)
@@ -208,7 +206,6 @@ class AboveThresholdFigure(_Updatable):
             bottom.set_xticks(positions)
             bottom.set_xticklabels(self.labels + ["none"], rotation=30, ha="right")
             bottom.legend(loc="upper right", fontsize="small")
-        _freeze_layout(self, epsilon=1.0, threshold=float(np.median(self.answers)))
 
     def update(self, epsilon: float, threshold: float) -> dict:
         b = laplace_scale(1.0, epsilon)
