@@ -7,6 +7,9 @@ BIN       := $(VENV)/bin
 NOTEBOOKS  = $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 SETTINGS  := $(VENV)/share/jupyter/lab/settings/overrides.json
 PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
+# matplotlib's font cache lives in the venv: a shared ~/.cache/matplotlib can point at the
+# fonts of another, deleted venv, and then every figure prints "findfont" warnings.
+export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
 .PHONY: help lab test execute sync html slides bench binder-url nbgitpuller-url clean
