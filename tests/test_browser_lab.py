@@ -44,11 +44,20 @@ def lab():
         except OSError:
             time.sleep(0.5)
     else:
-        proc.terminate()
+        _stop(proc)
         pytest.fail("JupyterLab did not start within 60 s")
     yield base, token
+    _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """JupyterLab shuts its kernels down before it exits: give it time, then insist."""
     proc.terminate()
-    proc.wait(timeout=20)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=30)
 
 
 def _open(browser, lab, path):
