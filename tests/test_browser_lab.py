@@ -27,13 +27,14 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab():
-    """A JupyterLab server on 127.0.0.1 over the repository, as `make lab` starts it."""
+    """A JupyterLab server on 127.0.0.1 over the repository, as `make lab` starts it, with the
+    application exposed as `window.jupyterapp` so a test can ask whether the kernel is ready."""
     port, token = _free_port(), "dpteach-test-token"
     env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
     proc = subprocess.Popen(
         [str(Path(sys.executable).with_name("jupyter")), "lab", "--no-browser", "--allow-root",
          f"--ServerApp.port={port}", "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={ROOT}"],
+         f"--ServerApp.root_dir={ROOT}", "--LabApp.expose_app_in_browser=True"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -70,16 +71,26 @@ def _open(browser, lab, path):
     return page, errors
 
 
+#: True once the open notebook's kernel is started, connected and idle. The status bar says
+#: "Idle" earlier than that, and a Run All clicked in between starts a second kernel that
+#: replaces the first: the first cell runs and the rest are cancelled (seen on a cold start).
+KERNEL_READY = """() => {
+    const context = window.jupyterapp?.shell?.currentWidget?.sessionContext;
+    const kernel = context?.session?.kernel;
+    return !!(context?.isReady && kernel?.connectionStatus === 'connected' && kernel?.status === 'idle');
+}"""
+
+
 def _run_all(page, name):
-    """Run → Run All Cells, as a student would. A fresh kernel has no widget models, so the
-    sliders appear only once the cells have run. A click made while the kernel is still
-    connecting can be lost, so the menu is tried up to three times."""
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+    """Run → Run All Cells, as a student would, once the kernel is ready. A fresh kernel has no
+    widget models, so the sliders appear only once the cells have run. Should the click still be
+    lost, the menu is tried again, up to three times."""
     for attempt in range(3):
+        page.wait_for_function(KERNEL_READY, timeout=90_000)
         try:
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click(timeout=10_000)
             page.get_by_role("menuitem", name="Run All Cells", exact=True).click(timeout=10_000)
-            page.wait_for_selector(".widget-slider", state="attached", timeout=30_000)
+            page.wait_for_selector(".widget-slider", state="attached", timeout=60_000)
             break
         except Exception:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
