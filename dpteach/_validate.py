@@ -61,7 +61,11 @@ def integer(name: str, value, *, low: int | None = None, high: int | None = None
 
 def array(name: str, value, *, ndim: tuple[int, ...] | None = None, nonempty: bool = True,
           nonnegative: bool = False, allow_inf: bool = False) -> np.ndarray:
-    """A real-valued array (as float64) with no NaN (and no ±inf unless allowed)."""
+    """A real-valued array (as float64) with no NaN (and no ±inf unless allowed).
+
+    Booleans are accepted on purpose and read as 0/1: a database of yes/no answers is a
+    natural input to a count. (A lone ``True`` for a *parameter* is refused by ``real``.)
+    """
     try:
         a = np.asarray(value)
     except (TypeError, ValueError) as exc:

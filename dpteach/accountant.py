@@ -38,13 +38,14 @@ import numpy as np
 
 from . import _special, _validate
 
-_WHY_P = "the Generalized Gaussian density is log-concave, as the accountant needs, only for p ≥ 1"
+_WHY_P = "p ≥ 1 keeps the Generalized Gaussian density log-concave, as the accountant needs (p = 1 is Laplace, p = 2 Gaussian)"
 _WHY_SCALE = "σ is the width of the noise"
 _WHY_K = "k counting queries, k ≥ 1"
 _WHY_EPS = "ε ≥ 0 for a privacy guarantee"
 
 
 def _shape(p) -> float:
+    """The Generalized Gaussian shape p, checked (shared with dpteach.generalized_gaussian)."""
     return _validate.real("p", p, low=1.0, low_open=False, high=1000.0, why=_WHY_P)
 
 

@@ -19,18 +19,14 @@ import numpy as np
 
 from . import _special, _validate
 from .accountant import GeneralizedGaussianNoise, privacy_loss_distribution
+from .accountant import _shape as _p
 from .gaussian import gaussian_mechanism, gaussian_sigma
 from .selection import sparse_vector
 
-_WHY_P = "p ≥ 1 keeps the density log-concave (p = 1 is Laplace, p = 2 Gaussian)"
 _WHY_SIGMA = "σ is the width of the noise; σ ≤ 0 means no noise at all"
 _WHY_K = "k counting queries, k ≥ 1"
 _WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 _WHY_DELTA = "δ is a probability; δ = 0 (pure DP) is out of reach for p > 1"
-
-
-def _p(p) -> float:
-    return _validate.real("p", p, low=1.0, low_open=False, high=1000.0, why=_WHY_P)
 
 
 def _sigma(sigma) -> float:
