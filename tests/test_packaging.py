@@ -51,6 +51,17 @@ def test_environment_names_the_same_packages_as_pyproject():
     assert conda_names == pip_names
 
 
+def test_upper_bounds_agree_between_pip_and_conda():
+    """A cap in pyproject.toml (matplotlib's, kept for slider speed) binds conda and Binder too."""
+    project = _pyproject()["project"]
+    conda = (ROOT / "environment.yml").read_text()
+    capped = [r for r in project["dependencies"] + project["optional-dependencies"]["lab"] if "<" in r]
+    assert capped, "no capped dependency left: drop this test or the comment in pyproject.toml"
+    for requirement in capped:
+        name, spec = _name(requirement), requirement[len(_name(requirement)):]
+        assert re.search(rf"^\s*-\s*{re.escape(name)}{re.escape(spec)}(\s|$)", conda, re.M), requirement
+
+
 def test_jupytext_is_pinned_to_one_exact_version_everywhere():
     """A different jupytext rewrites the paired files' header and the sync check fails on it alone."""
     lab = _pyproject()["project"]["optional-dependencies"]["lab"]
