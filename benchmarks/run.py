@@ -175,10 +175,11 @@ def explain_sliders(data: list[dict]) -> list[str]:
         "rasterised by FreeType on every frame, and the axes rescale as ε moves, so the tick labels change and no "
         "static background can be cached and blitted. What the figures could still shed (the constrained layout, "
         "solved only when tick-label widths change; the automatic title placement; a second render per precomputed "
-        "frame) is already gone. The rebuild baseline costs only the figure's construction on top of the same "
+        "frame) is already gone, and matplotlib is held below 3.11, whose text stack takes about 1.5× as long "
+        "to render these figures (pyproject.toml). The rebuild baseline costs only the figure's construction on top of the same "
         "render, so the speed-up is bounded by (construction + render) / render, near 2× for the simplest figures. "
         "Meeting 50 ms at p95 everywhere would take a different renderer (the browser drawing the figure itself, "
-        f"e.g. ipympl or a canvas widget), not a faster matplotlib path. As it is, {under_100} of {len(data)} "
+        f"e.g. ipympl or a canvas widget), not more tuning of these figures. As it is, {under_100} of {len(data)} "
         f"controls answer within 100 ms at p95, and the slowest p95 is {_ms(slowest)} ms."]
 
 
