@@ -12,11 +12,12 @@ PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test execute sync html slides bench binder-url nbgitpuller-url clean
+.PHONY: help lab test test-seeds execute sync html slides bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
 	@echo "make test         run every test: unit, notebooks (nbval), pairing, packaging"
+	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (CI runs it too)"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
 	@echo "make html         the HTML book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open)"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
@@ -50,6 +51,10 @@ lab: $(VENV)/.lab-installed $(SETTINGS)
 
 test: $(VENV)/.test-installed $(SETTINGS)
 	$(BIN)/python -m pytest
+
+# Every chapter, top to bottom, with five other seeds for every generator it seeds (on both cores).
+test-seeds: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -m reseed -n 2 tests/test_reseeded_chapters.py
 
 # Text twins → notebooks (outputs kept), run every notebook top to bottom, then back.
 sync: $(VENV)/.lab-installed

@@ -1,7 +1,13 @@
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+
+# `filterwarnings = error` (pyproject) acts in the pytest process only. Kernels that nbval, nbclient or
+# nbconvert start for the notebooks inherit this environment: there too, any warning is an error, so a
+# library's DeprecationWarning inside a chapter fails its cell instead of passing silently.
+os.environ["PYTHONWARNINGS"] = "error"
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts" / "screenshots"

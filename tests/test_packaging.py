@@ -104,9 +104,13 @@ def test_readme_starts_with_the_two_commands():
     assert "make lab" in head and "make test" in head
 
 
-def test_ci_runs_exactly_the_readme_test_command():
-    script = (ROOT / ".ci" / "run").read_text().strip().splitlines()
-    assert script[-1].strip() == "make test"
+def test_ci_runs_exactly_the_readme_test_commands():
+    """CI ends with the README's test command, then the re-seeded chapters (both named in the README)."""
+    script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().strip().splitlines()
+              if line.strip() and not line.lstrip().startswith("#")]
+    assert script[-2:] == ["make test", "make test-seeds"]
+    readme = (ROOT / "README.md").read_text()
+    assert "make test-seeds" in readme
 
 
 def test_make_binder_url_needs_the_repository_and_prints_the_link():
