@@ -18,12 +18,16 @@ def laplace_accuracy_bound(k: int, delta: float, sensitivity: float, epsilon: fl
 
     Proof: a union bound over the k coordinates, each with Fact 3.7 at t = ln(k/δ).
 
+    The book writes δ for this failure probability, and the parameter is called ``delta``
+    after it; the workbook's chapters write β, so that δ keeps its meaning from
+    (ε, δ)-differential privacy.
+
     Parameters
     ----------
     k : int
         Number of coordinates the query returns (k ≥ 1).
     delta : float
-        Failure probability, 0 < δ ≤ 1.
+        Failure probability (the book's δ, the workbook's β), 0 < δ ≤ 1.
     sensitivity, epsilon : float
         Δf > 0 and ε > 0, as given to the Laplace mechanism.
 
@@ -267,7 +271,7 @@ def linf_errors(true_answer, sensitivity: float, epsilon: float, runs: int = 500
     sensitivity, epsilon : float
         Δf > 0 and ε > 0, as given to the mechanism.
     runs : int, optional
-        Number of independent releases (default 500, as in the book's experiment).
+        Number of independent releases (default 500).
     rng : numpy.random.Generator, optional
     chunk_size : int, optional
         Roughly how many noisy numbers to hold at once.
@@ -296,7 +300,7 @@ class MonteCarloCoverage:
     """Theorem 3.8 checked by simulation (see :func:`accuracy_monte_carlo`)."""
 
     k: int
-    delta: float
+    delta: float                      # the failure probability (the book's δ, the workbook's β)
     sensitivity: float
     epsilon: float
     bound: float                      # ln(k/δ)·Δf/ε
@@ -315,7 +319,7 @@ class MonteCarloCoverage:
     def __repr__(self) -> str:
         return (f"{self.beyond} of {self.runs} releases ({self.fraction:.1%}) had an error ≥ the bound "
                 f"{self.bound:.3f}; {self.confidence:.0%} interval [{self.ci[0]:.3f}, {self.ci[1]:.3f}], "
-                f"δ = {self.delta:g}, exact probability {self.exact:.4f}")
+                f"β = {self.delta:g}, exact probability {self.exact:.4f}")
 
 
 def accuracy_monte_carlo(true_answer, delta: float, sensitivity: float, epsilon: float, runs: int = 500,
@@ -341,7 +345,7 @@ def accuracy_monte_carlo(true_answer, delta: float, sensitivity: float, epsilon:
     sensitivity, epsilon : float
         Δf > 0 and ε > 0.
     runs : int, optional
-        Number of releases (default 500, the book's experiment).
+        Number of releases (default 500).
     rng : numpy.random.Generator, optional
     confidence : float, optional
         Of the interval (default 0.95).

@@ -1,9 +1,11 @@
 """Example 3.3's data: how many people have each of 10,000 potential first names.
 
 Dwork & Roth (p. 34) release the counts of 10,000 potential first names among the people
-of the 2010 census. The counts here are real: the US Census Bureau's 1990 first-name
-frequencies, scaled to the 2010 population by sex (see ``data/PROVENANCE.md``). Read with
-the standard library and numpy only.
+of the 2010 census. The Census Bureau never published 2010 first-name counts, so the counts
+here are real 1990 frequencies scaled to the 2010 population: the Bureau's 1990 first-name
+frequencies, in percent of each sex, times the 2010 census population of that sex, rounded
+(see ``data/PROVENANCE.md``). They are not what the 2010 census recorded. Read with the
+standard library and numpy only.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 @functools.lru_cache(maxsize=1)
 def census_first_names() -> CensusFirstNames:
-    """The names and true counts of Example 3.3 (Dwork & Roth, p. 34), from real Census data.
+    """The names and true counts of Example 3.3 (Dwork & Roth, p. 34): 1990 frequencies, 2010 population.
 
     The 1990 Census first-name lists (public domain) give each name's frequency in percent
     of each sex; the count of a name is
@@ -98,7 +100,8 @@ def census_first_names() -> CensusFirstNames:
     .. math:: x_{\\text{name}} = \\mathrm{round}\\left(\\frac{p_{\\text{men}}}{100} \\cdot 151{,}781{,}326\\right)
               + \\mathrm{round}\\left(\\frac{p_{\\text{women}}}{100} \\cdot 156{,}964{,}212\\right)
 
-    using the 2010 population of each sex (308,745,538 in all). The lists cover only names
+    using the 2010 population of each sex (308,745,538 in all): real 1990 frequencies scaled
+    to the 2010 population, not counts the 2010 census recorded. The lists cover only names
     above a frequency cutoff, about 90% of each sex, so the counts add up to 277,855,949
     people, fewer than the population. The 5,163 listed names are padded to the book's
     10,000 *potential* names with placeholder cells ``(unused name 0001)`` … of true count

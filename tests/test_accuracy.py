@@ -17,7 +17,7 @@ import dpteach as dp
 
 
 def test_census_first_names_example():
-    """Example 3.3: 10,000 names, ε = 1, Δf = 1, δ = 0.05 give ln(200,000) ≈ 12.206 (MATH.md value)."""
+    """Example 3.3: 10,000 names, ε = 1, Δf = 1, δ = 0.05 give ln(200,000) ≈ 12.206 (Dwork & Roth, p. 34)."""
     bound = dp.laplace_accuracy_bound(10_000, 0.05, 1, 1)
     assert bound == pytest.approx(math.log(200_000), rel=1e-12)
     assert round(bound, 3) == 12.206

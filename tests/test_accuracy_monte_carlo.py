@@ -112,12 +112,12 @@ def test_linf_errors_do_not_depend_on_the_chunk_size():
     assert small.shape == (40,) and (small > 0).all()
 
 
-def test_the_books_experiment_on_the_census_names(names):
-    """Example 3.3 and the seed's experiment: 500 releases of all 10,000 counts at ε = 1.
+def test_500_releases_of_the_census_names(names):
+    """Example 3.3, repeated as chapter 05 repeats it: 500 releases of all 10,000 counts at ε = 1.
 
-    Theorem 3.8 says at most a fraction δ = 0.05 of runs exceed 12.206. The runs contradict it
-    only if the 99.9% Clopper–Pearson interval lies wholly above δ: with the true probability
-    0.0488 ≤ δ, that happens for fewer than 0.05% of seeds (the false-positive rate).
+    Theorem 3.8 says at most a fraction β = 0.05 of runs exceed 12.206 (the book writes δ for β). The runs contradict it
+    only if the 99.9% Clopper–Pearson interval lies wholly above β: with the true probability
+    0.0488 ≤ β, that happens for fewer than 0.05% of seeds (the false-positive rate).
     """
     mc = dp.accuracy_monte_carlo(names, delta=0.05, sensitivity=1, epsilon=1, runs=500,
                                  rng=np.random.default_rng(2014), confidence=0.999)
@@ -126,7 +126,7 @@ def test_the_books_experiment_on_the_census_names(names):
     assert mc.beyond == int((mc.errors >= mc.bound).sum()) and mc.fraction == mc.beyond / 500
     assert mc.ci[0] <= mc.delta and mc.consistent()
     assert mc.ci[0] <= mc.exact <= mc.ci[1]       # and it agrees with the exact law (FPR ≤ 0.001)
-    assert "of 500 releases" in repr(mc)
+    assert "of 500 releases" in repr(mc) and "β = 0.05" in repr(mc)   # the chapters' letter for the failure probability
 
 
 @pytest.mark.parametrize("k, delta, epsilon", [(1, 0.3, 1.0), (100, 0.1, 0.5), (10_000, 0.01, 2.0)])

@@ -11,6 +11,7 @@ writes) is in ``_base``.
 from ._base import Case, Feedback, Mistake, as_number, check_choice, check_function, compare
 from .accuracy import (
     check_accuracy_bound,
+    check_accuracy_bound_function,
     check_delta_for_bound,
     check_dominance_threshold,
 )
@@ -26,6 +27,7 @@ from .composition import (
 )
 from .counting import (
     check_count_relative_error,
+    check_counting_sensitivity_function,
     check_derived_count_std,
     check_overlapping_bands_sensitivity,
 )
@@ -70,6 +72,7 @@ __all__ = [
     "check_dominance_threshold",
     "check_dpsgd_noise_scale",
     "check_purchase_sensitivity",
+    "check_accuracy_bound_function",
     "check_randomized_response_estimate",
     "check_queries_bought",
     "check_session_spend",
@@ -81,6 +84,7 @@ __all__ = [
     "check_generalized_gaussian_variance",
     "check_laplace_delta",
     "check_scale_for_count",
+    "check_counting_sensitivity_function",
     "check_tail_probability",
     "check_epsilon_for_std",
     "check_scale_for_overlapping_counts",

@@ -1,38 +1,143 @@
-"""Checkers for chapter 05: accuracy (Theorem 3.8) and the census first names (Example 3.3)."""
+"""Checkers for chapter 05: accuracy (Theorem 3.8) and the census first names (Example 3.3).
+
+The chapters write β for the failure probability of Theorem 3.8 (the book writes δ; δ keeps
+its meaning from (ε, δ)-differential privacy). Each numeric checker lists the common wrong
+answers, each computed the wrong way (log10 for ln, ln(1/β) without the k, forgetting ÷ε, the
+variance b² for 2b², …), so the feedback names the mistake.
+:func:`check_accuracy_bound_function` runs a function the student writes on hidden cases.
+"""
 
 from __future__ import annotations
 
+import math
+
 from ..accuracy import laplace_accuracy_bound
 from ..counting import histogram_noise
-from ..laplace import laplace_tail
-from ._base import Feedback, compare
+from ..laplace import laplace_scale, laplace_tail
+from ._base import Case, Feedback, Mistake, check_function, compare
 
-__all__ = ["check_accuracy_bound", "check_delta_for_bound", "check_dominance_threshold"]
+__all__ = ["check_accuracy_bound", "check_delta_for_bound", "check_dominance_threshold",
+           "check_accuracy_bound_function"]
+
+
+def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -> list[Mistake]:
+    """Theorem 3.8's bound ln(k/β)·Δf/ε, computed the usual wrong ways."""
+    b = laplace_scale(sensitivity, epsilon)
+    confidence = [Mistake(math.log(k / (1 - beta)) * b, "you used the confidence 1 − β where the failure "
+                                                        "probability β belongs.")] if beta < 1 else []
+    return [
+        Mistake(math.log10(k / beta) * b, "you used log10. Theorem 3.8 (through Fact 3.7, Pr[|Y| ≥ t·b] = e^−t) "
+                                          "uses the natural logarithm ln."),
+        Mistake(math.log2(k / beta) * b, "you used log2. Theorem 3.8 uses the natural logarithm ln."),
+        Mistake(math.log(1 / beta) * b, "ln(1/β) bounds ONE noise (Fact 3.7). For the largest of k noises the union "
+                                        "bound gives each a tail of β/k: ln(k/β)."),
+        Mistake(math.log(k / beta) * sensitivity, "you forgot to divide by ε: the noise scale is b = Δf/ε."),
+        Mistake(math.log(k / beta) * sensitivity * epsilon, "you multiplied by ε; the noise scale is b = Δf/ε, "
+                                                           "Δf divided by ε."),
+        Mistake(math.log(k / beta) / epsilon, "you left out Δf: the noise scale is b = Δf/ε."),
+        Mistake(math.log(k * beta) * b, "you wrote ln(k·β); the bound is ln(k/β), k divided by β."),
+        Mistake(k * math.log(1 / beta) * b, "k belongs inside the logarithm: the union bound multiplies the "
+                                            "probability by k, and Fact 3.7 turns probability into distance "
+                                            "through a logarithm."),
+    ] + confidence
 
 
 def check_accuracy_bound(answer, k: int = 1_000, delta: float = 0.01, epsilon: float = 0.5) -> Feedback:
-    """Ch. 05, exercise 1: Theorem 3.8's bound for a 1,000-cell histogram (Δf = 1) at ε = 0.5, δ = 0.01."""
+    """Ch. 05, exercise 1: Theorem 3.8's bound for a 1,000-cell histogram (Δf = 1) at ε = 0.5,
+    failure probability β = 0.01 (the parameter is called ``delta`` after the book's δ)."""
     expected = laplace_accuracy_bound(k, delta, 1, epsilon)
+    mistakes = _bound_mistakes(k, delta, 1, epsilon) + [
+        Mistake(laplace_accuracy_bound(k, delta, k, epsilon),
+                "you used Δf = k, as for k arbitrary counts. A histogram's cells are disjoint: Δf = 1."),
+    ]
     return compare(answer, expected,
-                    f"ln(k/δ)·Δf/ε = ln({k:,}/{delta:g}) · 1/{epsilon:g} = {expected:.4f}.",
-                    "Theorem 3.8: ln(k/δ)·Δf/ε, with Δf = 1 for a histogram.", rel=1e-3)
+                   f"ln(k/β)·Δf/ε = ln({k:,}/{delta:g}) · 1/{epsilon:g} = {expected:.4f}.",
+                   "Theorem 3.8: ln(k/β)·Δf/ε, with Δf = 1 for a histogram.", rel=1e-3, mistakes=mistakes)
 
 
 def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon: float = 1.0) -> Feedback:
-    """Ch. 05, exercise 2: for Example 3.3 (k = 10,000, Δf = 1, ε = 1), the δ at which Theorem 3.8's
-    bound is 10."""
+    """Ch. 05, exercise 2: for Example 3.3 (k = 10,000, Δf = 1, ε = 1), the failure probability β
+    (the book's δ) at which Theorem 3.8's bound is 10."""
     expected = k * laplace_tail(error * epsilon)
+    mistakes = [
+        Mistake(laplace_tail(error * epsilon), "that is the tail of ONE noise (Fact 3.7). The union bound over the "
+                                               "k names multiplies it by k."),
+        Mistake(k * 10 ** (-error * epsilon), "you undid a log10. Theorem 3.8's logarithm is natural: solve "
+                                              "ln(k/β) = 10 with exp."),
+        Mistake(1 - expected, "that is the probability that the bound holds, 1 − β. The question asks for the "
+                              "failure probability β."),
+        Mistake(laplace_tail(error * epsilon) / k, "you divided by k. ln(k/β) = 10 gives β = k·e^(−10): the union "
+                                                  "bound multiplies by k."),
+        Mistake(k * math.exp(-error), "you left out ε: solve ln(k/β)·Δf/ε = 10."),
+    ]
     return compare(answer, expected,
-                    f"ln(k/δ)/ε = {error:g} gives δ = k·e^(−{error:g}ε) = {expected:.4f}: the theorem then "
-                    f"promises 'within ±{error:g}' only with probability {1 - expected:.1%}.",
-                    "Solve ln(k/δ)·Δf/ε = 10 for δ: δ = k·exp(−10·ε/Δf).", rel=1e-3)
+                   f"ln(k/β)/ε = {error:g} gives β = k·e^(−{error:g}ε) = {expected:.4f}: the theorem then "
+                   f"promises 'within ±{error:g}' only with probability {1 - expected:.1%}.",
+                   "Solve ln(k/β)·Δf/ε = 10 for β: β = k·exp(−10·ε/Δf).", rel=1e-3, mistakes=mistakes)
 
 
 def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Feedback:
     """Ch. 05, exercise 3: the cell size below which DP noise dominates Poisson sampling noise in a
-    conversion report capped at c = 3 per user, released at ε = 0.5."""
+    conversion report capped at c = 3 per user, released at ε = 0.5 (Var Lap(b) = 2b²)."""
     expected = histogram_noise(cap, epsilon, 1).crossover
+    b = cap / epsilon
+    mistakes = [
+        Mistake(b**2, "the variance of Lap(b) is 2b², not b²."),
+        Mistake(math.sqrt(2) * b, "you set n equal to the DP standard deviation √2·b. Compare like with like: "
+                                  "the sampling variance n against the DP variance."),
+        Mistake(2 * (1 / epsilon) ** 2, "you used Δf = 1. Capping each user at c conversions makes Δf = c."),
+        Mistake(2 * (cap * epsilon) ** 2, "you multiplied by ε; the noise scale is b = Δf/ε."),
+        Mistake(b, "that is the noise scale b = c/ε. The variance of Lap(b) is 2b²."),
+        Mistake(2 * b, "the variance of Lap(b) is 2b²: square b first."),
+    ]
     return compare(answer, expected,
-                    f"Δf = c = {cap}, so the DP variance is 2(c/ε)² = 2·{cap / epsilon:g}² = {expected:g}; "
-                    f"sampling variance n is smaller than that for cells under {expected:g} conversions.",
-                    "Set the sampling variance n equal to the Laplace variance 2(Δf/ε)², with Δf = c.", rel=1e-6)
+                   f"Δf = c = {cap}, so the DP variance is 2(c/ε)² = 2·{cap / epsilon:g}² = {expected:g}; "
+                   f"sampling variance n is smaller than that for cells under {expected:g} conversions.",
+                   "Set the sampling variance n equal to the Laplace variance 2(Δf/ε)², with Δf = c.", rel=1e-6,
+                   mistakes=mistakes)
+
+
+# -- exercise 4: the student writes Theorem 3.8's bound ----------------------------------------
+
+#: Hidden cases (k, β, Δf, ε), in an order that tells the usual mistakes apart early: Example 3.3
+#: (log bases, the missing k), then ε ≠ 1 (÷ε), then Δf ≠ 1 (the missing Δf), then the edges.
+_BOUND_CASES = (
+    ("Example 3.3: k = 10,000 names, β = 0.05, Δf = 1, ε = 1", (10_000, 0.05, 1, 1.0)),
+    ("a 1,000-cell histogram at β = 0.01, ε = 0.5", (1_000, 0.01, 1, 0.5)),
+    ("600 campaign-days capped at c = 5 (Δf = 5), β = 0.05, ε = 1", (600, 0.05, 5, 1.0)),
+    ("one count (k = 1, Fact 3.7), β = 0.05, Δf = 1, ε = 2", (1, 0.05, 1, 2.0)),
+    ("k = 20, β = 1: the bound is ln(k)·Δf/ε", (20, 1.0, 2, 0.25)),
+    ("k = 1 and β = 1: failure allowed always, bound 0", (1, 1.0, 1, 1.0)),
+    ("a large k: 1,000,000 cells, β = 0.001, Δf = 3, ε = 0.1", (1_000_000, 0.001, 3, 0.1)),
+)
+
+
+def _bound_cases() -> list[Case]:
+    return [Case(label, args, expected=laplace_accuracy_bound(*args)) for label, args in _BOUND_CASES]
+
+
+def _describe_bound(case: Case, got) -> str:
+    """If the student's output equals a known wrong formula on this case, name it."""
+    try:
+        value = float(got)
+    except (TypeError, ValueError):
+        return "Return one number: the bound ln(k/β)·Δf/ε."
+    for mistake in _bound_mistakes(*case.args):
+        if math.isclose(mistake.value, case.expected, rel_tol=1e-9, abs_tol=1e-12):
+            continue
+        if math.isclose(value, mistake.value, rel_tol=1e-9, abs_tol=1e-12):
+            return "Your output equals the known mistake: " + mistake.message
+    return ""
+
+
+def check_accuracy_bound_function(my_accuracy_bound) -> Feedback:
+    """Ch. 05, exercise 4: the student's ``my_accuracy_bound(k, beta, sensitivity, epsilon)``, Theorem 3.8's
+    ln(k/β)·Δf/ε, run on hidden cases. It may not call ``dp.laplace_accuracy_bound`` (nor
+    ``dp.histogram_noise`` or ``dp.accuracy_monte_carlo``, which report the same bound)."""
+    return check_function(my_accuracy_bound, _bound_cases(),
+                          task="my_accuracy_bound(k, beta, sensitivity, epsilon)",
+                          success="ln(k/β)·Δf/ε: Fact 3.7 at t = ln(k/β), for each of the k noises, and a union "
+                                  "bound over them.",
+                          same=lambda got, expected: math.isclose(float(got), expected, rel_tol=1e-9, abs_tol=1e-12),
+                          forbidden=("laplace_accuracy_bound", "histogram_noise", "accuracy_monte_carlo"),
+                          describe=_describe_bound)

@@ -1,4 +1,11 @@
-"""Checkers for chapter 04: counting and histogram queries (Examples 3.1 and 3.2)."""
+"""Checkers for chapter 04: counting and histogram queries (Examples 3.1 and 3.2).
+
+Each numeric checker lists the common wrong answers, each computed the wrong way (Δf = m for
+overlapping counts that no one is in all of, dividing by n instead of the count, the variance
+b² for 2b², standard deviations added instead of variances, …), so the feedback names the
+mistake. :func:`check_counting_sensitivity_function` runs a function the student writes on
+hidden query matrices.
+"""
 
 from __future__ import annotations
 
@@ -7,44 +14,152 @@ import math
 import numpy as np
 
 from ..counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
-from ._base import Feedback, compare
+from ._base import Case, Feedback, Mistake, check_function, compare
 
-__all__ = ["check_overlapping_bands_sensitivity", "check_count_relative_error", "check_derived_count_std"]
+__all__ = ["check_overlapping_bands_sensitivity", "check_count_relative_error", "check_derived_count_std",
+           "check_counting_sensitivity_function"]
+
+#: The four overlapping age bands of exercise 1 (inclusive), over ages 0–99.
+BANDS = ((0, 29), (20, 49), (40, 69), (60, 99))
+
+
+def _bands_matrix(ages: np.ndarray) -> np.ndarray:
+    return np.array([(ages >= lo) & (ages <= hi) for lo, hi in BANDS]).astype(int)
 
 
 def check_overlapping_bands_sensitivity(answer) -> Feedback:
     """Ch. 04, exercise 1: Δf of four overlapping age bands, 0–29, 20–49, 40–69 and 60–99,
-    counted over a universe of ages 0–99."""
-    ages = np.arange(100)
-    bands = [(0, 30), (20, 50), (40, 70), (60, 100)]
-    queries = np.array([(ages >= lo) & (ages < hi) for lo, hi in bands])
+    counted over a universe of ages 0–99 (Definition 3.1: the largest column sum)."""
+    queries = _bands_matrix(np.arange(100))
     expected = counting_queries_sensitivity(queries)
+    m = queries.shape[0]
+    overlapping_pairs = sum(bool((queries[i] & queries[j]).any()) for i in range(m) for j in range(i + 1, m))
+    mistakes = [
+        Mistake(m, f"{m} is the number of bands. Δf = m holds only when one person can be counted by all m "
+                   "queries; is any age in all four bands?"),
+        Mistake(1, "Δf = 1 is a histogram's sensitivity, and these bands are not disjoint: an age in an overlap "
+                   "is counted by two bands."),
+        Mistake(overlapping_pairs, f"{overlapping_pairs} is how many pairs of bands overlap. Δf counts the bands "
+                                   "one person is in, not the overlaps."),
+        Mistake(float(queries.sum(axis=1).max()), "that is the number of ages in the widest band (a row sum of "
+                                                  "the query matrix). Δf is a column sum: how many bands one "
+                                                  "age is in."),
+    ]
     return compare(answer, expected,
-                    f"the bands overlap in pairs (20–29, 40–49, 60–69), so one person is counted by at most "
-                    f"{expected:g} bands: Δf = {expected:g}, and each band needs Lap({expected:g}/ε).",
-                    "Δf is the largest number of queries one person can be counted in. Find an age that two "
-                    "bands share; can any age be in three?")
+                   f"the bands overlap in pairs (20–29, 40–49, 60–69), so one person is counted by at most "
+                   f"{expected:g} bands: Δf = {expected:g}, and each band needs Lap({expected:g}/ε).",
+                   "Δf is the largest number of queries one person can be counted in. Find an age that two "
+                   "bands share; can any age be in three?", mistakes=mistakes)
 
 
 def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, epsilon: float = 0.1) -> Feedback:
     """Ch. 04, exercise 2: the expected relative error E|Y| / count of a count of 5,000 among
-    n = 1,000,000 people, released at ε = 0.1."""
+    n = 1,000,000 people, released at ε = 0.1 (Example 3.1: E|Y| = b = 1/ε)."""
     b = counting_queries_scale(1, epsilon, disjoint=True)
     expected = b / count
+    mistakes = [
+        Mistake(b / n, "you divided by n, the size of the database. The error is relative to the count itself; "
+                       "n plays no part."),
+        Mistake(epsilon / count, "you multiplied by ε: the noise scale of a count is b = Δf/ε, Δf divided by ε."),
+        Mistake(b, "that is the absolute error E|Y| = b. The question asks for it relative to the count."),
+        Mistake(100 * expected, "that looks like a percentage. Give the relative error as a fraction "
+                                "(0.01 for 1%)."),
+        Mistake(2 * b**2 / count, "you used the variance 2b². The expected absolute error of Lap(b) is "
+                                  "E|Y| = b."),
+        Mistake(math.sqrt(2) * b / count, "you used the standard deviation √2·b. The expected absolute error "
+                                          "of Lap(b) is E|Y| = b itself."),
+        Mistake(count / b, "you divided the count by the error; the relative error is error ÷ count."),
+    ]
     return compare(answer, expected,
-                    f"E|Y| = b = 1/ε = {b:g} people whatever n is, so the relative error is "
-                    f"{b:g}/{count:,} = {expected:g} ({expected:.1%}). n = {n:,} plays no part.",
-                    "A count has Δf = 1, so the expected absolute error is E|Y| = b = 1/ε; divide by the count. "
-                    "Does n enter?", rel=1e-3)
+                   f"E|Y| = b = 1/ε = {b:g} people whatever n is, so the relative error is "
+                   f"{b:g}/{count:,} = {expected:g} ({expected:.1%}). n = {n:,} plays no part.",
+                   "A count has Δf = 1, so the expected absolute error is E|Y| = b = 1/ε; divide by the count. "
+                   "Does n enter?", rel=1e-3, mistakes=mistakes)
 
 
 def check_derived_count_std(answer, cells: int = 4, epsilon: float = 1.0) -> Feedback:
     """Ch. 04, exercise 3: the standard deviation of "age ≥ 60" computed by adding the 4 decade
-    cells 60–69, …, 90–99 of a histogram released at ε = 1."""
+    cells 60–69, …, 90–99 of a histogram released at ε = 1 (Definition 3.2: Var = 2b²)."""
     per_cell = histogram_noise(1, epsilon, cells)
     expected = math.sqrt(cells * per_cell.variance)
+    b = per_cell.scale
+    direct = histogram_noise(9, epsilon, 9)          # "age ≥ 60" asked among the nine cumulative counts
+    mistakes = [
+        Mistake(cells * per_cell.variance, "that is the variance of the sum. The question asks for the standard "
+                                           "deviation, its square root."),
+        Mistake(math.sqrt(cells * b**2), "the variance of Lap(b) is 2b², not b²."),
+        Mistake(cells * per_cell.std, "you added the four standard deviations. Independent noises add their "
+                                      "variances, not their standard deviations."),
+        Mistake(per_cell.std, "that is one cell's standard deviation; the derived count adds four cells' "
+                              "independent noises."),
+        Mistake(cells * b, "that adds the four scales b (each cell's E|Y|). The standard deviation of Lap(b) is "
+                           "√2·b, and independent variances add."),
+        Mistake(direct.std, "that is the standard deviation of 'age ≥ 60' asked directly among the nine "
+                            "cumulative counts, with Lap(9/ε). Here it is computed from the histogram."),
+    ]
     return compare(answer, expected,
-                    f"each cell's noise has variance 2(1/ε)² = {per_cell.variance:g}; independent variances add, "
-                    f"so the sum of {cells} cells has std √({cells}·{per_cell.variance:g}) = {expected:.4f}.",
-                    "The cells' noises are independent, so their variances add. The variance of Lap(b) is 2b².",
-                    rel=1e-3)
+                   f"each cell's noise has variance 2(1/ε)² = {per_cell.variance:g}; independent variances add, "
+                   f"so the sum of {cells} cells has std √({cells}·{per_cell.variance:g}) = {expected:.4f}.",
+                   "The cells' noises are independent, so their variances add. The variance of Lap(b) is 2b².",
+                   rel=1e-3, mistakes=mistakes)
+
+
+# -- exercise 4: the student writes Δf of a 0/1 query matrix ------------------------------------
+
+def _counting_cases() -> list[Case]:
+    ages = np.arange(100)
+    cumulative = (ages[None, :] >= np.arange(10, 100, 10)[:, None]).astype(int)
+    uneven = np.array([[1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0]])
+    small_ages = np.arange(4)
+    matrices = [
+        ("two queries over 3 record types, the second inside the first", np.array([[1, 1, 1], [0, 0, 1]])),
+        ("a histogram: 5 disjoint cells", np.eye(5, dtype=int)),
+        ("9 cumulative counts 'age ≥ 10j' over ages 0–99", cumulative),
+        ("the 4 overlapping age bands of exercise 1", _bands_matrix(ages)),
+        ("3 queries of different widths over 6 record types", uneven),
+        ("a boolean matrix (True/False), 3 cumulative counts over ages 0–3",
+         small_ages[None, :] >= np.array([1, 2, 3])[:, None]),
+        ("a query that counts no one, and a record type no query counts", np.array([[0, 0, 0], [1, 1, 0], [0, 1, 0]])),
+        ("a matrix given as nested Python lists", [[1, 0], [1, 1], [1, 0]]),
+    ]
+    return [Case(label, (matrix,), expected=counting_queries_sensitivity(matrix)) for label, matrix in matrices]
+
+
+def _describe_counting(case: Case, got) -> str:
+    """Name the known mistake the student's answer matches on this case, if any."""
+    a = np.asarray(case.args[0], dtype=float)
+    try:
+        value = np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        return "Return one number: the largest column sum."
+    if value.shape == (a.shape[1],) and np.allclose(value, a.sum(axis=0)):
+        return "You returned every record type's column sum; Δf is the largest of them."
+    if value.shape == (a.shape[0],) and np.allclose(value, a.sum(axis=1)):
+        return "You returned the row sums; Δf is the largest column sum."
+    if value.shape != ():
+        return f"Return one number (Δf), not an array of shape {value.shape}."
+    wrong = [
+        (a.sum(axis=1).max(), "Your output equals the largest ROW sum, how many record types one query counts. Δf is the "
+                              "largest COLUMN sum: how many queries one record type (one person) is counted in."),
+        (a.shape[0], "Your output equals the number of queries m. Δf = m only when one person can be counted by every "
+                     "query; read the columns."),
+        (a.sum(), "Your output equals the sum of the whole matrix. One person changes only the answers of the queries "
+                  "that count their own type: one column."),
+        (1.0, "Your output is 1, and Δf = 1 holds only when the queries are disjoint (a histogram)."),
+    ]
+    for number, message in wrong:
+        if math.isclose(float(value), float(number), rel_tol=1e-9):
+            return message
+    return ""
+
+
+def check_counting_sensitivity_function(my_counting_sensitivity) -> Feedback:
+    """Ch. 04, exercise 4: the student's ``my_counting_sensitivity(queries)``, Δf of a 0/1 query matrix
+    (Definition 3.1; Examples 3.1 and 3.2), run on hidden matrices. It may not call
+    ``dp.counting_queries_sensitivity`` or ``dp.l1_sensitivity``."""
+    return check_function(my_counting_sensitivity, _counting_cases(),
+                          task="my_counting_sensitivity(queries)",
+                          success="Δf is the largest column sum: the number of queries one person can be "
+                                  "counted in.",
+                          forbidden=("counting_queries_sensitivity", "l1_sensitivity"),
+                          describe=_describe_counting)

@@ -500,9 +500,9 @@ class AccuracyBoundFigure(_Updatable):
     """Theorem 3.8 against the observed distribution of the largest error ‖f(x) − y‖_∞.
 
     The histogram shows the largest error of each of ``runs`` releases of k cells (Δf = 1);
-    the red line is the bound ln(k/δ)/ε and the shaded tail beyond it should hold about a
-    fraction δ of the releases, or less. The curve is the exact density of the largest of k
-    independent |Lap(1/ε)|. Noise is drawn once (running maxima of |Lap(1)| at each k) and
+    the red line is the bound ln(k/β)/ε and the shaded tail beyond it should hold about a
+    fraction β of the releases, or less (β is the failure probability the book writes δ).
+    The curve is the exact density of the largest of k independent |Lap(1/ε)|. Noise is drawn once (running maxima of |Lap(1)| at each k) and
     rescaled with ε.
     """
 
@@ -525,12 +525,13 @@ class AccuracyBoundFigure(_Updatable):
                                   color=PALETTE["sky"], alpha=0.6, label=f"largest error, {self.runs} releases")
             (self.pdf,) = ax.plot([], [], color=PALETTE["blue"], label="exact law (expected per bin)")
             self.tail = ax.axvspan(1, 2, color=PALETTE["vermillion"], alpha=0.12)
-            self.bound = ax.axvline(1, color=PALETTE["vermillion"], lw=2.4, label="Thm 3.8: ln(k/δ)·Δf/ε")
+            self.bound = ax.axvline(1, color=PALETTE["vermillion"], lw=2.4, label="Thm 3.8: ln(k/β)·Δf/ε")
             ax.set_xlabel("‖f(x) − y‖∞, the largest error over the k cells")
             ax.set_ylabel("releases")
             ax.set_title(" ")
             ax.legend(loc="upper left")
-            self.note = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize="small")
+            self.note = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize="small",
+                                bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none"})
 
     def update(self, epsilon: float, delta: float, k: int) -> dict:
         n = _validate.integer("k", k, low=1)
@@ -555,22 +556,25 @@ class AccuracyBoundFigure(_Updatable):
         self.tail.set_width(right - bound)
         self.ax.set_xlim(0, right)
         self.ax.set_ylim(0, 1.2 * max(heights.max(), density.max()))
-        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}, δ = {delta:.3g}: bound {_number(bound)}; "
-                               f"{beyond / self.runs:.1%} of {self.runs} releases beyond it")
-        self.note.set_text(f"mean largest error {errors.mean():.3g}\n"
-                           f"exact Pr[beyond] = {exact:.3g} ≤ δ\n"
-                           f"95% interval [{ci[0]:.3f}, {ci[1]:.3f}]")
+        # a short title (it must fit in the presentation style at every slider value); the counts go in the note
+        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}, β = {delta:.3g}: bound {_number(bound)}")
+        self.note.set_text(f"beyond the bound: {beyond} of {self.runs} ({beyond / self.runs:.1%})\n"
+                           f"95% interval [{ci[0]:.3f}, {ci[1]:.3f}]\n"
+                           f"exact Pr[beyond] = {exact:.3g} ≤ β\n"
+                           f"mean largest error {errors.mean():.3g}")
         return {"k": n, "epsilon": epsilon, "delta": delta, "bound": bound, "errors": errors, "beyond": beyond,
                 "fraction": beyond / self.runs, "ci": ci, "exact": exact}
 
+        """Redraw at ε, failure probability β = ``delta`` (named after the book's δ) and k cells."""
 
 class NameReliabilityFigure(_Updatable):
     """Which names Example 3.3 releases reliably: relative error by true count, and the empty cells.
 
     Left: each listed name's |noisy − true| / true against its true count, on log axes,
     under the line Theorem 3.8 draws (bound / count: every name is below it with
-    probability ≥ 1 − δ). Right: the released counts of the potential names no one has,
-    pure noise inside ±bound. One unit Laplace draw per cell, rescaled with ε.
+    probability ≥ 1 − β); the true counts are real 1990 frequencies scaled to the 2010
+    population. Right: the released counts of the potential names no one has, pure noise
+    inside ±bound. One unit Laplace draw per cell, rescaled with ε.
     """
 
     def __init__(self, data: CensusFirstNames, delta: float = 0.05, rng: np.random.Generator | None = None) -> None:
@@ -591,7 +595,7 @@ class NameReliabilityFigure(_Updatable):
                                              label=f"Thm 3.8 bound / count ({1 - self.delta:.0%})")
             left.axhline(0.01, color="grey", lw=1.2, ls=":", label="1% relative error")
             left.set_xlim(self.x[0], self.x[-1])
-            left.set_xlabel("true count (people with the name)")
+            left.set_xlabel("true count (1990 frequency × 2010 population)")
             left.set_ylabel("|noisy − true| / true")
             left.set_title(" ")
             left.legend(loc="upper right")
@@ -637,7 +641,7 @@ class MarketingNoiseFigure(_Updatable):
     cell gets Lap(c/ε): standard deviation √2·c/ε, the same for every cell. A cell of n
     conversions also carries sampling noise of standard deviation about √n (Poisson). DP
     noise dominates below the crossover n = 2(c/ε)²; the dashed line is the largest DP error
-    over all N cells at 1 − δ (Theorem 3.8).
+    over all N cells with probability 1 − β (Theorem 3.8).
     """
 
     def __init__(self, cells: int = 600, delta: float = 0.05, n_max: float = 1e5) -> None:

@@ -182,9 +182,9 @@ def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
 # -- chapters 04 and 05 -----------------------------------------------------------------------
 
 def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0) -> widgets.FloatLogSlider:
-    """A log-scaled δ slider (the failure probability of Theorem 3.8), 0.001 to 1 by default."""
+    """A log-scaled β slider (the failure probability of Theorem 3.8, which the book writes δ), 0.001 to 1."""
     return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=0.01,
-                                  description="δ (delta)", readout_format=".3g", continuous_update=True,
+                                  description="β (failure)", readout_format=".3g", continuous_update=True,
                                   layout=_SLIDER_LAYOUT, style=_STYLE)
 
 
@@ -220,7 +220,7 @@ def counting_vs_histogram(k: int = 10, epsilon: float = 1.0) -> Interactive:
 
 
 def accuracy_bound(epsilon: float = 1.0, delta: float = 0.05, k: int = 10_000) -> Interactive:
-    """Sliders ε, δ, k: Theorem 3.8's bound ln(k/δ)·Δf/ε against the largest errors of 500 releases."""
+    """Sliders ε, β (``delta``, the book's δ), k: Theorem 3.8's bound ln(k/β)·Δf/ε against the largest errors of 500 releases."""
     fig = plots.AccuracyBoundFigure()
     return Interactive(fig, fig.update,
                        {"epsilon": epsilon_slider(epsilon), "delta": delta_slider(delta),
