@@ -151,7 +151,7 @@ def synthetic_conversions(n: int = 5_000, rng: np.random.Generator | None = None
     """A campaign's conversion log: n users converting 1 or more times across 6 campaigns.
 
     Built like :func:`synthetic_purchases` (heavy-tailed conversions per user, mean 2.5),
-    for the marketing report of seed 000 (chapter 05 does its numbers in full).
+    for the marketing report (chapter 05 does its numbers in full).
 
     Parameters
     ----------

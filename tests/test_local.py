@@ -99,3 +99,18 @@ def test_location_noise_has_scale_twenty_km_over_epsilon():
 def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_central_map_error_is_one_over_epsilon_and_local_is_far_worse():
+    """Chapter 10's city at ε = 1, fixed seed. The central mean |error| over 400 cells estimates
+    E|Lap(1)| = 1 with standard error 1/√400 = 0.05, so the band ±0.3 is 6 standard errors
+    (false-positive rate < 1e-8); the local error is dominated by 20 km noise on a 10 km city and
+    is checked only for being more than 20 times larger."""
+    rng = np.random.default_rng(2014)
+    city = dp.synthetic_city(20_000, rng=rng)
+    grid = dp.grid_counts(city, 20)
+    central = dp.laplace_mechanism(grid, sensitivity=1, epsilon=1.0, rng=rng)
+    local = dp.grid_counts(dp.perturb_locations(city, epsilon=1.0, rng=rng), 20)
+    err_central, err_local = np.abs(central - grid).mean(), np.abs(local - grid).mean()
+    assert abs(err_central - 1.0) < 0.3
+    assert err_local > 20 * err_central
