@@ -38,6 +38,7 @@ from .gaussian import (
 )
 from .laplace import (
     check_epsilon_for_std,
+    check_my_laplace_cdf,
     check_scale_for_count,
     check_tail_probability,
 )
@@ -57,6 +58,7 @@ from .selection import (
 from .sensitivity import (
     check_count_and_sum_sensitivity,
     check_l2_sensitivity_of_counts,
+    check_my_l1_sensitivity,
 )
 
 __all__ = [
@@ -87,6 +89,7 @@ __all__ = [
     "check_counting_sensitivity_function",
     "check_tail_probability",
     "check_epsilon_for_std",
+    "check_my_laplace_cdf",
     "check_scale_for_overlapping_counts",
     "check_understated_loss",
     "check_discrete_laplace_variance",
@@ -96,4 +99,5 @@ __all__ = [
     "check_noisy_max_upset",
     "check_count_and_sum_sensitivity",
     "check_l2_sensitivity_of_counts",
+    "check_my_l1_sensitivity",
 ]
