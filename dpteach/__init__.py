@@ -35,6 +35,14 @@ from .accuracy import (
     linf_errors,
 )
 from .applications import synthetic_city, synthetic_conversions, synthetic_hospital, synthetic_purchases
+from .attack import (
+    AttackSimulation,
+    dp_success_limit,
+    laplace_attack_success,
+    laplace_posterior,
+    posterior_bounds,
+    simulate_laplace_attack,
+)
 from .audit import AuditResult, clopper_pearson_lower, clopper_pearson_upper, privacy_audit
 from .book import chapter_map
 from .census import CensusFirstNames, census_first_names, name_table
@@ -77,7 +85,6 @@ from .dpsgd import (
     logistic_regression,
     noisy_gradient_sum,
 )
-from .estimate import Estimate, EstimateTable, detection_probability, fraction_estimate, mean_estimate
 from .floating import (
     FloatingPointAttack,
     floating_point_attack,
@@ -153,8 +160,6 @@ from .sensitivity import (
     l1_sensitivity,
     l2_sensitivity,
     neighbour_differences,
-    neighbour_differences_reference,
-    replace_one_sensitivity,
 )
 from .source import show_source
 
@@ -184,8 +189,6 @@ __all__ = [
     "synthetic_town",
     "CensusFirstNames",
     "HistogramNoise",
-    "Estimate",
-    "EstimateTable",
     "MonteCarloCoverage",
     "NeighbourDifferences",
     "PostProcessingEffect",
@@ -199,10 +202,8 @@ __all__ = [
     "clamp_nonnegative",
     "counting_queries_scale",
     "counting_queries_sensitivity",
-    "detection_probability",
     "exercises",
     "expected_linf_error",
-    "fraction_estimate",
     "histogram_noise",
     "l1_sensitivity",
     "l2_sensitivity",
@@ -216,16 +217,13 @@ __all__ = [
     "linf_error_quantile",
     "linf_error_tail",
     "linf_errors",
-    "mean_estimate",
     "name_table",
     "neighbour_differences",
-    "neighbour_differences_reference",
     "plots",
     "post_processing_effect",
     "privacy_loss",
     "proof_steps",
     "release_counting_queries",
-    "replace_one_sensitivity",
     "round_counts",
     "show_source",
     "sparse_vector",
@@ -283,6 +281,8 @@ __all__ = [
     "randomized_response", "randomized_response_estimate", "randomized_response_probability",
     "randomized_response_variance", "synthetic_city", "synthetic_conversions", "synthetic_hospital",
     "synthetic_purchases",
+    "AttackSimulation", "dp_success_limit", "laplace_attack_success", "laplace_posterior", "posterior_bounds",
+    "simulate_laplace_attack",
     "widgets",
 ]
 

@@ -153,6 +153,12 @@ VALID = {
     "clopper_pearson_upper": lambda: dict(successes=3, trials=10, alpha=0.05),
     "privacy_audit": lambda: dict(mechanism=lambda d, size, rng: rng.laplace(d, 1.0, size), x=0.0, y=1.0,
                                   epsilon=1.0, delta=0.0, n=100, alpha=1e-3, rng=_rng()),
+    # chapter 03: the differencing attack
+    "dp_success_limit": lambda: dict(epsilon=[0.5, 1.0]),
+    "laplace_attack_success": lambda: dict(epsilon=[0.5, 1.0], sensitivity=1.0, gap=0.5),
+    "posterior_bounds": lambda: dict(prior=[0.1, 0.5], epsilon=1.0),
+    "laplace_posterior": lambda: dict(z=[3.0, 4.5], prior=0.1, f_in=4.0, f_out=3.0, sensitivity=1.0, epsilon=1.0),
+    "simulate_laplace_attack": lambda: dict(epsilon=[0.5, 1.0], trials=50, sensitivity=1.0, rng=_rng()),
     # chapter 10: the Laplace mechanism at work
     "randomized_response": lambda: dict(answers=[1, 0, 1], epsilon=1.0, rng=_rng()),
     "randomized_response_estimate": lambda: dict(answers=[1, 0, 1], epsilon=1.0),
@@ -191,6 +197,7 @@ EXEMPT = {
     "MechanismError": "a result record built by mechanism_error",
     "SparseVectorRefinement": "a result record built by sparse_vector_refinement",
     "CalibrationTable": "a result record built by calibration_table",
+    "AttackSimulation": "a result record built by simulate_laplace_attack",
 }
 
 # -- what each parameter is, and its bad values ---------------------------------------------------
@@ -280,6 +287,11 @@ KIND_OF = {
     "calibration_audit": {"samples": "count", "epsilon": "nonnegative"},
     "privacy_loss_distribution": {"tail_mass": "probability"},
     "gaussian_noise": {"std": "positive"},
+    "dp_success_limit": {"epsilon": "array"},
+    "laplace_attack_success": {"epsilon": "array", "gap": "nonnegative"},
+    "posterior_bounds": {"epsilon": "array", "prior": "array"},
+    "laplace_posterior": {"prior": "probability", "f_in": "real", "f_out": "real"},
+    "simulate_laplace_attack": {"epsilon": "array"},
 }
 
 #: (function, parameter, bad value) rows known NOT to raise as the table expects: each is a finding

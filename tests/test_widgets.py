@@ -32,6 +32,25 @@ def test_privacy_loss_stays_in_the_band_and_leaves_it_when_understated():
             assert not r["inside"] and r["max_abs_loss"] == pytest.approx(2 * eps)
 
 
+def test_privacy_loss_with_k_counts_is_k_shares_of_at_most_eps_over_k():
+    """Theorem 3.6 for k counts each moved by Δf/k: every share within ±ε/k, the total within ±ε;
+    understated, the total reaches 2ε; the window does not move with k."""
+    w = widgets.privacy_loss()
+    for eps in (0.1, 1.0, 4.0):
+        for sens in (1.0, 3.0):
+            limits = None
+            for k in (1, 2, 3, 10):
+                r = w.set(epsilon=eps, sensitivity=sens, k=k, understate=False)
+                assert r["k"] == k and r["inside"]
+                assert r["max_abs_loss"] == pytest.approx(eps)
+                assert r["max_abs_share"] == pytest.approx(eps / k)
+                np.testing.assert_allclose(r["loss"], k * r["share"], atol=1e-12)
+                window = (w.figure.top.get_xlim(), w.figure.bottom.get_ylim())
+                assert limits is None or window == limits
+                limits = window
+                assert w.set(understate=True)["max_abs_loss"] == pytest.approx(2 * eps)
+
+
 def test_clipped_sum_sensitivity_is_the_clip_bound():
     w = widgets.clipped_sum_sensitivity()
     for clip in (1, 4, 10):

@@ -38,11 +38,12 @@ from .gaussian import (
 )
 from .laplace import (
     check_epsilon_for_std,
-    check_my_laplace_cdf,
     check_scale_for_count,
     check_tail_probability,
 )
 from .mechanism import (
+    check_gaussian_proof_step,
+    check_my_laplace_mechanism,
     check_scale_for_overlapping_counts,
     check_understated_loss,
 )
@@ -58,7 +59,6 @@ from .selection import (
 from .sensitivity import (
     check_count_and_sum_sensitivity,
     check_l2_sensitivity_of_counts,
-    check_my_l1_sensitivity,
 )
 
 __all__ = [
@@ -89,9 +89,10 @@ __all__ = [
     "check_counting_sensitivity_function",
     "check_tail_probability",
     "check_epsilon_for_std",
-    "check_my_laplace_cdf",
     "check_scale_for_overlapping_counts",
     "check_understated_loss",
+    "check_gaussian_proof_step",
+    "check_my_laplace_mechanism",
     "check_discrete_laplace_variance",
     "check_audit_epsilon",
     "check_above_threshold_alpha",
@@ -99,5 +100,4 @@ __all__ = [
     "check_noisy_max_upset",
     "check_count_and_sum_sensitivity",
     "check_l2_sensitivity_of_counts",
-    "check_my_l1_sensitivity",
 ]

@@ -235,6 +235,13 @@ class PrivacyLossFigure(_Updatable):
     apart as Δf allows). Bottom: the privacy loss ln p_x(z)/p_y(z) with the band [−ε, ε].
     With ``understate=True`` the noise is calibrated to Δf/2 while the answers still differ
     by Δf: the loss leaves the band and reaches ±2ε.
+
+    With k > 1 counts released together, every count moves by Δf/k (so ‖f(x) − f(y)‖₁ = Δf,
+    the worst case the calibration covers) and each gets Lap(Δf/ε). The top panel then shows
+    one coordinate's two densities, centred Δf/k apart; the bottom panel shows the total loss
+    along the diagonal z = (t, …, t) and one coordinate's share of it, which the triangle
+    inequality keeps inside [−ε/k, ε/k] (Dwork & Roth 2014, proof of Theorem 3.6): k shares
+    of at most ε/k add up to at most ε. The window depends on ε and Δf only, not on k.
     """
 
     def __init__(self, n_points: int = 601) -> None:
@@ -247,37 +254,65 @@ class PrivacyLossFigure(_Updatable):
             self.top.set_title(" ")
             self.top.legend(loc="upper right")
             self.band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.18, label="[−ε, ε]")
+            self.share_band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.25, label="[−ε/k, ε/k]")
             (self.loss,) = self.bottom.plot([], [], color=PALETTE["vermillion"], label="privacy loss ln p_x/p_y")
+            (self.share,) = self.bottom.plot([], [], color=PALETTE["purple"], ls="--", lw=1.8,
+                                             label="one count's share")
             self.bottom.axhline(0, color="grey", lw=0.8)
             self.bottom.set_xlabel("output z")
             self.bottom.set_ylabel("ln p_x(z)/p_y(z)")
             self.bottom.legend(loc="upper right")
 
-    def update(self, epsilon: float, sensitivity: float = 1.0, understate: bool = False) -> dict:
+    def update(self, epsilon: float, sensitivity: float = 1.0, understate: bool = False, k: int = 1) -> dict:
         eps = _validate.positive("epsilon", epsilon)
         true_sens = _validate.positive("sensitivity", sensitivity)
+        n_counts = _validate.integer("k", k, low=1, high=1_000)
         claimed = true_sens / 2 if understate else true_sens
         b = laplace_scale(claimed, eps)
-        fx, fy = 0.0, true_sens
+        step = true_sens / n_counts                 # how far each of the k counts moves
+        fx, fy = np.zeros(n_counts), np.full(n_counts, step)
         half = true_sens / 2 + 5 * b
         z = np.linspace(true_sens / 2 - half, true_sens / 2 + half, self.n)
-        px, py = laplace_pdf(z - fx, b), laplace_pdf(z - fy, b)
-        loss = privacy_loss(z, fx, fy, claimed, eps)
+        px, py = laplace_pdf(z, b), laplace_pdf(z - step, b)
+        diagonal = z if n_counts == 1 else np.repeat(z[:, None], n_counts, axis=1)    # z = (t, …, t)
+        loss = privacy_loss(diagonal, fx, fy, claimed, eps)
+        share = privacy_loss(z, 0.0, step, claimed, eps)
         worst = float(np.abs(loss).max())
         self.px.set_data(z, px)
         self.py.set_data(z, py)
         self.loss.set_data(z, loss)
+        self.share.set_data(z, share)
+        self.share.set_visible(n_counts > 1)
         self.band.set_y(-eps)
         self.band.set_height(2 * eps)
+        self.share_band.set_y(-eps / n_counts)
+        self.share_band.set_height(2 * eps / n_counts)
+        self.share_band.set_visible(n_counts > 1)
+        legend = self.bottom.get_legend()     # entries: band, share band, loss, share
+        for i in (1, 3):
+            legend.legend_handles[i].set_visible(n_counts > 1)
+            legend.get_texts()[i].set_visible(n_counts > 1)
         self.top.set_xlim(z[0], z[-1])
         self.top.set_ylim(0, 1.1 * px.max())
         self.bottom.set_ylim(-2.6 * eps, 2.6 * eps)
-        if worst <= eps * (1 + 1e-9):
-            self.top.title.set_text(f"ε = {eps:.3g}: the privacy loss never leaves [−ε, ε]  (Theorem 3.6)")
+        names = self.top.get_legend().get_texts()
+        if n_counts > 1:
+            names[0].set_text(f"p_x: one count's density on x (of k = {n_counts})")
+            names[1].set_text(f"p_y: on y, moved by Δf/k = {step:.3g}")
+            self.bottom.set_xlabel("output z = (t, …, t), along the diagonal")
         else:
-            self.top.title.set_text(f"Δf understated as {claimed:g}: the loss reaches ±{worst:.3g} = ±{worst / eps:.3g}ε")
+            names[0].set_text("p_x: output density on x")
+            names[1].set_text("p_y: on neighbour y")
+            self.bottom.set_xlabel("output z")
+        counts = "" if n_counts == 1 else f"k = {n_counts} counts, "
+        if worst <= eps * (1 + 1e-9):
+            self.top.title.set_text(f"{counts}ε = {eps:.3g}: the privacy loss never leaves [−ε, ε]  (Theorem 3.6)")
+        else:
+            self.top.title.set_text(f"{counts}Δf understated as {claimed:g}: the loss reaches ±{worst:.3g} = "
+                                    f"±{worst / eps:.3g}ε")
         return {"z": z, "px": px, "py": py, "loss": loss, "max_abs_loss": worst, "epsilon": eps,
-                "scale": b, "inside": worst <= eps * (1 + 1e-9)}
+                "scale": b, "inside": worst <= eps * (1 + 1e-9), "k": n_counts, "share": share,
+                "max_abs_share": float(np.abs(share).max())}
 
 
 class NeighbourChangesFigure(_Updatable):
@@ -681,6 +716,7 @@ class MarketingNoiseFigure(_Updatable):
                 "linf_bound": h.linf_bound, "crossover": h.crossover}
 
 from .applications import *  # noqa: E402, F403
+from .attack import *  # noqa: E402, F403
 from .composition import *  # noqa: E402, F403
 from .gaussian import *  # noqa: E402, F403
 from .noise import *  # noqa: E402, F403

@@ -127,18 +127,22 @@ def laplace_density(epsilon: float = 1.0, sensitivity: float = 1.0) -> Interacti
                        "the Laplace density Lap(Δf/ε) and its samples")
 
 
-def privacy_loss(epsilon: float = 1.0, sensitivity: float = 1.0, understate: bool = False) -> Interactive:
+def privacy_loss(epsilon: float = 1.0, sensitivity: float = 1.0, understate: bool = False,
+                 k: int = 1) -> Interactive:
     """Theorem 3.6's picture: neighbours' output densities and the privacy loss inside [−ε, ε].
 
     The toggle calibrates the noise to Δf/2 while the answers still differ by Δf, and the
-    loss leaves the band.
+    loss leaves the band. The k slider releases k counts that each move by Δf/k: the loss is
+    the sum of k shares, each inside [−ε/k, ε/k].
     """
     fig = plots.PrivacyLossFigure()
     toggle = widgets.ToggleButton(value=understate, description="understate Δf (calibrate to Δf/2)",
                                   layout=widgets.Layout(width="300px"))
+    counts = widgets.IntSlider(value=k, min=1, max=10, description="k (counts)", continuous_update=True,
+                               layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, fig.update,
                        {"epsilon": epsilon_slider(epsilon), "sensitivity": sensitivity_slider(sensitivity),
-                        "understate": toggle},
+                        "understate": toggle, "k": counts},
                        "output densities on neighbours and the privacy loss (Theorem 3.6)")
 
 
@@ -244,6 +248,7 @@ def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Int
                        f"DP noise against sampling noise in a report of {cells:,} campaign-days")
 
 from .applications import *  # noqa: E402, F403
+from .attack import *  # noqa: E402, F403
 from .composition import *  # noqa: E402, F403
 from .gaussian import *  # noqa: E402, F403
 from .noise import *  # noqa: E402, F403

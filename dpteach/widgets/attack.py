@@ -1,0 +1,15 @@
+"""Slider for chapter 03: what ε allows an attacker (the differencing attack)."""
+
+from __future__ import annotations
+
+from .. import plots
+from . import Interactive, epsilon_slider
+
+__all__ = ["attack_success"]
+
+
+def attack_success(epsilon: float = 1.0) -> Interactive:
+    """Slider ε: the attacker's success against ε (limit, exact, simulated) and how far a belief can move."""
+    fig = plots.AttackSuccessFigure(eps_min=0.01, eps_max=10.0)
+    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon, low=0.01, high=10.0)},
+                       "the differencing attack's success against ε")

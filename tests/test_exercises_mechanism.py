@@ -1,0 +1,180 @@
+"""Chapter 03's checkers: the right answers pass, each known mistake gets its own message, the
+proof question has feedback on every option, and the function exercise names the failing case."""
+
+import math
+
+import numpy as np
+import pytest
+from conftest import assert_checker_contract
+
+import dpteach as dp
+from dpteach import exercises as ex
+
+
+def test_scale_for_overlapping_counts_contract():
+    assert_checker_contract(ex.check_scale_for_overlapping_counts, 6, 2)
+
+
+@pytest.mark.parametrize("wrong, words", [
+    (2.0, "Δf = 1"),            # the sensitivity of one count
+    (3.0, "forgot to divide by ε"),
+    (1.5, "multiplied Δf by ε"),
+    (0.5 / 3, "upside down"),
+    (2 * math.sqrt(3), "ℓ2"),
+    (0.5, "Δf = 1 and multiplied"),
+])
+def test_scale_for_overlapping_counts_names_each_mistake(wrong, words):
+    verdict = ex.check_scale_for_overlapping_counts(wrong)
+    assert verdict.correct is False and words in verdict.message
+    assert "6" not in verdict.message.replace(f"{wrong:g}", "")     # never the expected value
+
+
+def test_understated_loss_contract():
+    assert_checker_contract(ex.check_understated_loss, 2, 1.5)
+
+
+@pytest.mark.parametrize("wrong, words", [
+    (1.0, "promised ε"),
+    (math.exp(2), "logarithm"),
+    (0.5, "multiplied the calibrated"),
+    (math.e, "e^ε"),
+])
+def test_understated_loss_names_each_mistake(wrong, words):
+    verdict = ex.check_understated_loss(wrong)
+    assert verdict.correct is False and words in verdict.message
+
+
+def test_gaussian_proof_step_has_one_right_answer_and_feedback_on_every_option():
+    verdicts = {letter: ex.check_gaussian_proof_step(letter) for letter in "abcde"}
+    assert [v.correct for v in verdicts.values()] == [False, True, False, False, False]
+    assert len({v.message for v in verdicts.values()}) == 5
+    assert "triangle" in verdicts["b"].message and "linearly" in verdicts["b"].message
+    assert ex.check_gaussian_proof_step(" (B) ").correct is True
+    assert ex.check_gaussian_proof_step(...).correct is None
+    assert ex.check_gaussian_proof_step("z").correct is False
+
+
+# -- the function exercise -------------------------------------------------------------------------
+
+def reference(true_answer, sensitivity, epsilon, rng):
+    true_answer = np.asarray(true_answer, dtype=float)
+    out = true_answer + rng.laplace(0.0, sensitivity / epsilon, size=true_answer.shape)
+    return out if out.ndim else float(out)
+
+
+def with_scale(scale):
+    def mechanism(true_answer, sensitivity, epsilon, rng):
+        t = np.asarray(true_answer, dtype=float)
+        return t + rng.laplace(0.0, scale(sensitivity, epsilon), size=t.shape)
+    return mechanism
+
+
+def same_noise(true_answer, sensitivity, epsilon, rng):
+    return np.asarray(true_answer, dtype=float) + rng.laplace(0.0, sensitivity / epsilon)
+
+
+def noise_only(true_answer, sensitivity, epsilon, rng):
+    return rng.laplace(0.0, sensitivity / epsilon, size=np.shape(true_answer))
+
+
+def biased(true_answer, sensitivity, epsilon, rng):
+    t = np.asarray(true_answer, dtype=float)
+    return t + np.abs(rng.laplace(0.0, sensitivity / epsilon, size=t.shape))
+
+
+def gaussian(true_answer, sensitivity, epsilon, rng):
+    t = np.asarray(true_answer, dtype=float)
+    return t + rng.normal(0.0, sensitivity / epsilon, size=t.shape)
+
+
+def unseeded(true_answer, sensitivity, epsilon, rng):
+    t = np.asarray(true_answer, dtype=float)
+    return t + np.random.default_rng().laplace(0.0, sensitivity / epsilon, size=t.shape)
+
+
+def no_noise(true_answer, sensitivity, epsilon, rng):
+    return true_answer
+
+
+def first_only(true_answer, sensitivity, epsilon, rng):
+    return float(np.ravel(true_answer)[0]) + rng.laplace(0.0, sensitivity / epsilon)
+
+
+def calls_dpteach(true_answer, sensitivity, epsilon, rng):
+    return dp.laplace_mechanism(true_answer, sensitivity, epsilon, rng)
+
+
+def calls_the_scale(true_answer, sensitivity, epsilon, rng):
+    t = np.asarray(true_answer, dtype=float)
+    return t + rng.laplace(0.0, dp.laplace_scale(sensitivity, epsilon), size=t.shape)
+
+
+def crashes(true_answer, sensitivity, epsilon, rng):
+    raise ZeroDivisionError("oops")
+
+
+def test_reference_solution_passes():
+    """Deterministic (fixed seeds in the checker); see check_my_laplace_mechanism for its
+    false-positive rate over seeds (under 3e-8)."""
+    verdict = ex.check_my_laplace_mechanism(reference)
+    assert verdict.correct is True and "6 hidden cases" in verdict.message
+
+
+def test_a_list_returning_solution_passes_too():
+    def as_list(true_answer, sensitivity, epsilon, rng):
+        out = reference(true_answer, sensitivity, epsilon, rng)
+        return out if isinstance(out, float) else list(out)
+    assert ex.check_my_laplace_mechanism(as_list).correct is True
+
+
+@pytest.mark.parametrize("function, case, words", [
+    (with_scale(lambda s, e: e / s), "case 2 of 6", "ε/Δf"),
+    (with_scale(lambda s, e: s), "case 2 of 6", "forgot to divide by ε"),
+    (with_scale(lambda s, e: s * e), "case 2 of 6", "Δf·ε"),
+    (with_scale(lambda s, e: 1 / e), "case 3 of 6", "left out the sensitivity"),
+    (with_scale(lambda s, e: math.sqrt(2) * s / e), "case 1 of 6", "standard deviation"),
+    (with_scale(lambda s, e: s / e / math.sqrt(2)), "case 1 of 6", "standard deviation"),
+    (with_scale(lambda s, e: 1.7 * s / e), "case 1 of 6", "wrong size"),
+    (gaussian, "case 1 of 6", "Gaussian"),
+    (same_noise, "case 4 of 6", "same noise"),
+    (noise_only, "case 1 of 6", "noise alone"),
+    (biased, "case 1 of 6", "not centred"),
+    (unseeded, "case 1 of 6", "rng argument"),
+    (no_noise, "case 1 of 6", "no noise"),
+    (first_only, "case 4 of 6", "shape"),
+    (crashes, "case 1 of 6", "ZeroDivisionError"),
+])
+def test_typical_wrong_functions_fail_naming_the_case_and_the_mistake(function, case, words):
+    verdict = ex.check_my_laplace_mechanism(function)
+    assert verdict.correct is False
+    assert case in verdict.message and words in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize("function, name", [(calls_dpteach, "laplace_mechanism"), (calls_the_scale, "laplace_scale")])
+def test_calling_the_dpteach_function_is_refused(function, name):
+    verdict = ex.check_my_laplace_mechanism(function)
+    assert verdict.correct is False and f"dp.{name}" in verdict.message
+    assert dp.laplace_mechanism(1.0, 1.0, 1.0, np.random.default_rng(0)) is not None   # restored afterwards
+
+
+def test_not_answered_and_not_a_function():
+    def stub(true_answer, sensitivity, epsilon, rng):
+        ...
+    assert ex.check_my_laplace_mechanism(stub).correct is None
+    assert ex.check_my_laplace_mechanism(...).correct is None
+    assert ex.check_my_laplace_mechanism(None).correct is None
+    assert ex.check_my_laplace_mechanism(42).correct is False
+
+
+def test_the_bands_have_the_stated_false_positive_rate():
+    """The checker's 6-standard-error bands, run on 300 fresh seeds with correct noise: none fails
+    (each run fails with probability about 2e-9 per statistic, so all 300 pass except with
+    probability under 2e-6)."""
+    from dpteach.exercises.mechanism import BAND, DRAWS, _diagnose, _Releases
+    rng = np.random.default_rng(99)
+    true = np.array([9.0, 6.0, 3.0])
+    expected = {"true": true, "scale": 3.0, "sensitivity": 3.0, "epsilon": 1.0}
+    for _ in range(300):
+        values = true + rng.laplace(0.0, 3.0, size=(DRAWS, 3))
+        assert _diagnose(_Releases(values, True), expected) is None
+    assert BAND == 6.0
