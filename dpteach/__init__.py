@@ -85,6 +85,7 @@ from .dpsgd import (
     logistic_regression,
     noisy_gradient_sum,
 )
+from .estimate import Estimate, EstimateTable, detection_probability, fraction_estimate, mean_estimate
 from .floating import (
     FloatingPointAttack,
     floating_point_attack,
@@ -160,6 +161,8 @@ from .sensitivity import (
     l1_sensitivity,
     l2_sensitivity,
     neighbour_differences,
+    neighbour_differences_reference,
+    replace_one_sensitivity,
 )
 from .source import show_source
 
@@ -189,6 +192,8 @@ __all__ = [
     "synthetic_town",
     "CensusFirstNames",
     "HistogramNoise",
+    "Estimate",
+    "EstimateTable",
     "MonteCarloCoverage",
     "NeighbourDifferences",
     "PostProcessingEffect",
@@ -202,8 +207,10 @@ __all__ = [
     "clamp_nonnegative",
     "counting_queries_scale",
     "counting_queries_sensitivity",
+    "detection_probability",
     "exercises",
     "expected_linf_error",
+    "fraction_estimate",
     "histogram_noise",
     "l1_sensitivity",
     "l2_sensitivity",
@@ -217,13 +224,16 @@ __all__ = [
     "linf_error_quantile",
     "linf_error_tail",
     "linf_errors",
+    "mean_estimate",
     "name_table",
     "neighbour_differences",
+    "neighbour_differences_reference",
     "plots",
     "post_processing_effect",
     "privacy_loss",
     "proof_steps",
     "release_counting_queries",
+    "replace_one_sensitivity",
     "round_counts",
     "show_source",
     "sparse_vector",

@@ -49,6 +49,29 @@ def _title_and_summary(path: Path) -> tuple[str, str]:
     return title, sentence
 
 
+_STRONG = re.compile(r"\*\*(.+?)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+_CODE = re.compile(r"`([^`]+)`")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def _plain(markdown: str) -> str:
+    """Inline Markdown as plain text: the words of **bold**, *italic*, `code` and [links](...), without the marks."""
+    text = _LINK.sub(r"\1", markdown)
+    text = _CODE.sub(r"\1", text)
+    text = _STRONG.sub(r"\1", text)
+    return _EMPHASIS.sub(r"\1", text)
+
+
+def _html(markdown: str) -> str:
+    """Inline Markdown as HTML: **bold**, *italic*, `code` and [links](...); everything else escaped."""
+    text = html.escape(markdown, quote=False)
+    text = _LINK.sub(lambda m: f"<a href='{html.escape(m.group(2))}'>{m.group(1)}</a>", text)
+    text = _CODE.sub(r"<code>\1</code>", text)
+    text = _STRONG.sub(r"<strong>\1</strong>", text)
+    return _EMPHASIS.sub(r"<em>\1</em>", text)
+
+
 class ChapterMap:
     """A displayable table of the chapters, with links (HTML in a notebook, text elsewhere)."""
 
@@ -56,12 +79,12 @@ class ChapterMap:
         self.items = items
 
     def __repr__(self) -> str:
-        return "\n".join(f"{c.number}  {c.title}" for c in self.items)
+        return "\n".join(f"{c.number}  {_plain(c.title)}" for c in self.items)
 
     def _repr_html_(self) -> str:
         rows = "".join(
-            f"<tr><td>{c.number}</td><td><a href='{html.escape(c.path.name)}'>{html.escape(c.title)}</a></td>"
-            f"<td>{html.escape(c.summary)}</td></tr>" for c in self.items)
+            f"<tr><td>{c.number}</td><td><a href='{html.escape(c.path.name)}'>{html.escape(_plain(c.title))}</a></td>"
+            f"<td>{_html(c.summary)}</td></tr>" for c in self.items)
         return ("<table><thead><tr><th>#</th><th>chapter</th><th>what it teaches</th></tr></thead>"
                 f"<tbody>{rows}</tbody></table>")
 

@@ -155,6 +155,68 @@ def neighbour_differences(f: Callable[[np.ndarray], object], universe: Sequence,
     return NeighbourDifferences(smaller=dbs[s], larger=dbs[g], norm=norm, ord=ord)
 
 
+def neighbour_differences_reference(f: Callable[[np.ndarray], object], universe: Sequence, max_size: int,
+                                    *, min_size: int = 0, ord: int = 1) -> NeighbourDifferences:
+    """Definition 3.1 as a plain loop: every histogram x, every neighbour y = x plus one record.
+
+    Dwork & Roth's neighbours differ by adding or removing one record (‖x − y‖₁ = 1). Each
+    such pair is listed once, as (smaller, larger); removing a record from ``larger`` gives
+    ``smaller`` back. This is the readable version; :func:`neighbour_differences` lists the
+    same pairs, faster.
+    """
+    if not callable(f):
+        raise TypeError(f"f must be a function of a histogram, got {f!r}")
+    if ord not in (1, 2):
+        raise ValueError(f"ord must be 1 or 2, got {ord!r}")
+    if len(universe) == 0:
+        raise ValueError("universe must hold at least one record type, got an empty sequence")
+    smaller, larger, norm = [], [], []
+    for x in all_databases(len(universe), max_size, min_size):
+        if x.sum() == max_size:
+            continue                                   # no room for one more record
+        for i in range(len(universe)):
+            y = x.copy()
+            y[i] += 1                                  # y is x with one more record of type i
+            change = np.atleast_1d(np.asarray(f(y), dtype=float) - np.asarray(f(x), dtype=float))
+            smaller.append(x)
+            larger.append(y)
+            norm.append(np.linalg.norm(change, ord=ord))
+    return NeighbourDifferences(np.array(smaller), np.array(larger), np.array(norm), ord)
+
+
+def replace_one_sensitivity(f: Callable[[np.ndarray], object], universe: Sequence, size: int,
+                            *, ord: int = 1) -> float:
+    """Sensitivity under *replace-one* (bounded) neighbours: databases of exactly ``size``
+    records, one record swapped for another of a different type.
+
+    Replacing a record removes it from one cell and adds it to another, so ‖x − y‖₁ = 2: it
+    is a removal followed by an addition, and the sensitivity it gives is at most twice the
+    add/remove one of Definition 3.1 (Dwork & Roth use add/remove). The number of records
+    stays ``size``, so it is public under this notion.
+    """
+    if not callable(f):
+        raise TypeError(f"f must be a function of a histogram, got {f!r}")
+    if ord not in (1, 2):
+        raise ValueError(f"ord must be 1 or 2, got {ord!r}")
+    n = _validate.integer("size", size, low=1, why="a replacement needs a record to replace")
+    m = len(universe)
+    if m < 2:
+        raise ValueError(f"universe must hold at least two record types to replace one by another, got {m}")
+    largest = 0.0
+    databases = all_databases(m, n, n - 1)
+    for x in databases[databases.sum(axis=1) == n]:
+        for i in np.flatnonzero(x):                    # a record of type i ...
+            for j in range(m):
+                if j == i:
+                    continue
+                y = x.copy()
+                y[i] -= 1
+                y[j] += 1                              # ... replaced by one of type j
+                change = np.atleast_1d(np.asarray(f(y), dtype=float) - np.asarray(f(x), dtype=float))
+                largest = max(largest, float(np.linalg.norm(change, ord=ord)))
+    return largest
+
+
 def _row_keys(rows: np.ndarray) -> np.ndarray:
     rows = np.ascontiguousarray(rows)
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()

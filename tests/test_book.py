@@ -78,3 +78,17 @@ def test_slides_build_offline(tmp_path):
     text = pages[3].read_text()
     assert "assets/reveal.js/dist/reveal.js" in text and text.count("<section") > 5
     assert (tmp_path / "slides" / "assets" / "reveal.js" / "dist" / "reveal.js").exists()
+
+
+def test_chapter_map_renders_markdown_instead_of_showing_its_marks():
+    """A summary written in Markdown (*Algorithmic Foundations…* in chapter 00) shows as <em> in
+    HTML and as plain words in text: no literal asterisks or backquotes reach the student."""
+    from dpteach.book import _html, _plain, chapter_map
+    table = chapter_map(ROOT / "notebooks")
+    page = table._repr_html_()
+    assert "<em>Algorithmic Foundations of Differential Privacy</em>" in page
+    assert "*" not in page and "*" not in repr(table)
+    assert _plain("a **b** *c* `d` [e](f.ipynb)") == "a b c d e"
+    assert _html("a **b** *c* `d` [e](f.ipynb) <x>") == \
+        "a <strong>b</strong> <em>c</em> <code>d</code> <a href='f.ipynb'>e</a> &lt;x&gt;"
+    assert _plain("2 * 3 * 4") == "2 * 3 * 4"

@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import dpteach as dp
 from dpteach.sensitivity import MAX_DATABASES
@@ -276,3 +278,98 @@ def test_vectorized_enumeration_agrees_with_the_one_database_at_a_time_path():
     assert scalar.sensitivity == 5
     with pytest.raises(ValueError, match="one row per database"):
         dp.neighbour_differences(lambda xs: xs[:3] @ ages, ages, 2, vectorized=True)
+
+
+# --- the readable reference loop against the fast enumeration ---------------------------------
+
+def _pairs(result) -> list[tuple]:
+    """The neighbouring pairs and their norms, as a sorted list (the two versions list them in different orders)."""
+    return sorted((tuple(s), tuple(g), round(float(v), 9))
+                  for s, g, v in zip(result.smaller.tolist(), result.larger.tolist(), result.norm))
+
+
+@st.composite
+def queries(draw):
+    """A random query over a small universe: linear (k rows of weights), optionally made nonlinear."""
+    m = draw(st.integers(1, 4))
+    k = draw(st.integers(1, 3))
+    weights = np.array(draw(st.lists(st.integers(-3, 3), min_size=m * k, max_size=m * k)), dtype=float).reshape(k, m)
+    shape = draw(st.sampled_from(["linear", "square", "clip", "max"]))
+    transform = {"linear": lambda v: v, "square": lambda v: v ** 2,
+                 "clip": lambda v: np.clip(v, -2, 2), "max": lambda v: np.array([v.max()])}[shape]
+    return m, (lambda x: transform(weights @ x)), shape
+
+
+@settings(max_examples=150, deadline=None)
+@given(query=queries(), max_size=st.integers(1, 3), min_size=st.integers(0, 2), ord=st.sampled_from([1, 2]))
+def test_fast_enumeration_lists_the_same_pairs_as_the_reference_loop(query, max_size, min_size, ord):
+    """Definition 3.1: the fast neighbour_differences and the plain loop list the same
+    (smaller, larger) pairs with the same ‖f(larger) − f(smaller)‖, for random queries
+    (linear, squared, clipped, a maximum), universes, sizes and both norms."""
+    m, f, _ = query
+    min_size = min(min_size, max_size - 1)
+    universe = list(range(m))
+    fast = dp.neighbour_differences(f, universe, max_size, min_size=min_size, ord=ord)
+    slow = dp.neighbour_differences_reference(f, universe, max_size, min_size=min_size, ord=ord)
+    assert _pairs(fast) == _pairs(slow)
+    assert fast.sensitivity == pytest.approx(slow.sensitivity, rel=1e-12, abs=1e-12)
+
+
+def test_reference_pairs_are_add_remove_neighbours_and_the_count_matches():
+    """Each listed pair differs by one added record; there are (databases with room) × |X| pairs."""
+    result = dp.neighbour_differences_reference(count, [0, 1, 2], max_size=3)
+    assert all(differs_by_one_record(s, g) for s, g in zip(result.smaller, result.larger))
+    assert len(result.norm) == stars_and_bars(3, 2) * 3
+
+
+def test_reference_refuses_bad_input():
+    with pytest.raises(ValueError, match="ord"):
+        dp.neighbour_differences_reference(count, [0, 1], 2, ord=3)
+    with pytest.raises(TypeError, match="f must be"):
+        dp.neighbour_differences_reference(5, [0, 1], 2)
+    with pytest.raises(ValueError, match="max_size"):
+        dp.neighbour_differences_reference(count, [0, 1], 0)
+
+
+# --- replace-one (bounded) neighbours -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("universe_size", [2, 3, 5])
+def test_replace_one_doubles_the_histogram_and_keeps_a_partial_count(universe_size):
+    """A replacement changes two cells (‖x − y‖₁ = 2): the histogram's sensitivity is 2, twice the
+    add/remove Δf = 1; a count of one record type moves by at most 1; the total count does not move."""
+    universe = list(range(universe_size))
+    assert dp.replace_one_sensitivity(histogram, universe, size=2) == 2.0
+    assert dp.replace_one_sensitivity(lambda x: float(x[0]), universe, size=2) == 1.0
+    assert dp.replace_one_sensitivity(count, universe, size=2) == 0.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_mean_with_public_n(n):
+    """Values in [0, R], n public: the sum divided by n has add/remove Δf = R/n, and the mean of
+    exactly n records moves by at most (max − min)/n under replace-one."""
+    values = np.array([0.0, 3.0, 10.0])
+    R = values.max()
+    assert dp.l1_sensitivity(lambda x: x @ values / n, values, max_size=3) == pytest.approx(R / n)
+    replace = dp.replace_one_sensitivity(lambda x: x @ values / x.sum(), values, size=n)
+    assert replace == pytest.approx((values.max() - values.min()) / n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(query=queries(), size=st.integers(1, 3))
+def test_replace_one_is_at_most_twice_add_remove(query, size):
+    """A replacement is a removal then an addition, so by the triangle inequality its change is at
+    most twice the add/remove sensitivity (over databases one record larger)."""
+    m, f, _ = query
+    assume(m >= 2)
+    universe = list(range(m))
+    assert dp.replace_one_sensitivity(f, universe, size) <= 2 * dp.l1_sensitivity(f, universe, size) + 1e-9
+
+
+def test_replace_one_refuses_bad_input():
+    with pytest.raises(ValueError, match="size"):
+        dp.replace_one_sensitivity(count, [0, 1], size=0)
+    with pytest.raises(ValueError, match="universe"):
+        dp.replace_one_sensitivity(count, [0], size=2)
+    with pytest.raises(ValueError, match="ord"):
+        dp.replace_one_sensitivity(count, [0, 1], size=2, ord=0)

@@ -43,6 +43,8 @@ def valid_arguments():
         dp.neighbour_differences: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0, ord=1),
         dp.l1_sensitivity: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0),
         dp.l2_sensitivity: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0),
+        dp.neighbour_differences_reference: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0, ord=1),
+        dp.replace_one_sensitivity: dict(f=count, universe=[0, 1, 2], size=2, ord=1),
         dp.linf_error_tail: dict(threshold=[0.0, 2.0], k=10, sensitivity=1.0, epsilon=1.0),
         dp.linf_error_quantile: dict(k=10, delta=0.05, sensitivity=1.0, epsilon=1.0),
         dp.expected_linf_error: dict(k=10, sensitivity=1.0, epsilon=1.0),
@@ -137,7 +139,8 @@ case(dp.laplace_tail, {"t": -1.0}, ValueError, "t")                   # Fact 3.7
 case(dp.laplace_tail, {"t": [1.0, NAN]}, ValueError, "t", "nan")
 
 # The enumeration of Definition 3.1.
-for func in (dp.all_databases, dp.neighbour_differences, dp.l1_sensitivity, dp.l2_sensitivity):
+for func in (dp.all_databases, dp.neighbour_differences, dp.l1_sensitivity, dp.l2_sensitivity,
+             dp.neighbour_differences_reference):
     case(func, {"max_size": 0}, ValueError, "max_size", "got 0")
     case(func, {"max_size": 2.5}, TypeError, "max_size")
     case(func, {"max_size": True}, TypeError, "max_size")
@@ -146,11 +149,16 @@ for func in (dp.all_databases, dp.neighbour_differences, dp.l1_sensitivity, dp.l
     case(func, {"min_size": 0.5}, TypeError, "min_size")
 case(dp.all_databases, {"universe_size": 0}, ValueError, "universe_size", "got 0")
 case(dp.all_databases, {"universe_size": 2.0}, TypeError, "universe_size")
-for func in (dp.neighbour_differences, dp.l1_sensitivity, dp.l2_sensitivity):
+for func in (dp.neighbour_differences, dp.l1_sensitivity, dp.l2_sensitivity, dp.neighbour_differences_reference,
+             dp.replace_one_sensitivity):
     case(func, {"f": 42}, TypeError, "f")
     case(func, {"universe": []}, ValueError, "universe")
-case(dp.neighbour_differences, {"ord": 3}, ValueError, "ord", "got 3")
-case(dp.neighbour_differences, {"ord": np.inf}, ValueError, "ord")
+for func in (dp.neighbour_differences, dp.neighbour_differences_reference, dp.replace_one_sensitivity):
+    case(func, {"ord": 3}, ValueError, "ord", "got 3")
+    case(func, {"ord": np.inf}, ValueError, "ord")
+case(dp.replace_one_sensitivity, {"size": 0}, ValueError, "size", "got 0")
+case(dp.replace_one_sensitivity, {"size": 2.5}, TypeError, "size")
+case(dp.replace_one_sensitivity, {"universe": [0]}, ValueError, "universe")
 
 # Theorem 3.8 by simulation, and the exact law of the largest of k noises (chapter 05).
 for func in (dp.linf_error_quantile, dp.accuracy_monte_carlo):

@@ -38,6 +38,7 @@ from .gaussian import (
 )
 from .laplace import (
     check_epsilon_for_std,
+    check_my_laplace_cdf,
     check_scale_for_count,
     check_tail_probability,
 )
@@ -59,6 +60,7 @@ from .selection import (
 from .sensitivity import (
     check_count_and_sum_sensitivity,
     check_l2_sensitivity_of_counts,
+    check_my_l1_sensitivity,
 )
 
 __all__ = [
@@ -70,11 +72,11 @@ __all__ = [
     "check_function",
     "compare",
     "check_accuracy_bound",
+    "check_accuracy_bound_function",
     "check_delta_for_bound",
     "check_dominance_threshold",
     "check_dpsgd_noise_scale",
     "check_purchase_sensitivity",
-    "check_accuracy_bound_function",
     "check_randomized_response_estimate",
     "check_queries_bought",
     "check_session_spend",
@@ -82,13 +84,14 @@ __all__ = [
     "check_overlapping_bands_sensitivity",
     "check_count_relative_error",
     "check_derived_count_std",
+    "check_counting_sensitivity_function",
     "check_gaussian_sigma_for_counts",
     "check_generalized_gaussian_variance",
     "check_laplace_delta",
     "check_scale_for_count",
-    "check_counting_sensitivity_function",
     "check_tail_probability",
     "check_epsilon_for_std",
+    "check_my_laplace_cdf",
     "check_scale_for_overlapping_counts",
     "check_understated_loss",
     "check_gaussian_proof_step",
@@ -100,4 +103,5 @@ __all__ = [
     "check_noisy_max_upset",
     "check_count_and_sum_sensitivity",
     "check_l2_sensitivity_of_counts",
+    "check_my_l1_sensitivity",
 ]

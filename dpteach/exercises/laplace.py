@@ -1,40 +1,119 @@
-"""Checkers for chapters 00 and 02: the Laplace distribution (Definition 3.2, Fact 3.7)."""
+"""Checkers for chapters 00 and 02: the Laplace distribution (Dwork & Roth, Definition 3.2, Fact 3.7)."""
 
 from __future__ import annotations
 
 import math
 
-from ..laplace import laplace_scale, laplace_tail
-from ._base import Feedback, as_number, compare
+from ..laplace import laplace_cdf, laplace_pdf, laplace_scale, laplace_tail
+from ._base import Case, Feedback, Mistake, as_number, check_function, compare
 
-__all__ = ["check_scale_for_count", "check_tail_probability", "check_epsilon_for_std"]
+__all__ = ["check_scale_for_count", "check_tail_probability", "check_epsilon_for_std", "check_my_laplace_cdf"]
 
 
 def check_scale_for_count(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 00, the trial exercise: the Laplace scale b = Δf/ε for a count (Δf = 1) at ε = 0.5."""
-    expected = laplace_scale(1.0, epsilon)
+    sensitivity = 1.0
+    expected = laplace_scale(sensitivity, epsilon)
+    mistakes = [
+        Mistake(sensitivity * epsilon, "you multiplied by ε (or computed ε/Δf). The scale is Δf divided by ε: "
+                                       "a smaller ε means more noise."),
+        Mistake(sensitivity, "that is Δf itself: you forgot to divide by ε."),
+        Mistake(math.sqrt(2) * expected, "that is the standard deviation √2·b of the noise, not its scale b."),
+        Mistake(2 * expected ** 2, "that is the variance 2b² of the noise, not its scale b."),
+    ]
     return compare(answer, expected, f"b = Δf/ε = 1/{epsilon:g} = {expected:g}.",
-                    "A count has Δf = 1; divide by ε.")
-
+                   "A count has Δf = 1; divide by ε.", mistakes=mistakes)
 
 
 def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -> Feedback:
     """Ch. 02, exercise 1: Pr[|Y| ≥ 6] for Y ~ Lap(2)."""
-    expected = laplace_tail(threshold / scale)
+    t = threshold / scale
+    expected = laplace_tail(t)
+    mistakes = [
+        Mistake(math.exp(-threshold), "you put the threshold itself into exp(−t). Fact 3.7 measures the "
+                                      "threshold in units of b: write it as t·b first."),
+        Mistake(math.exp(-threshold * scale), "you multiplied the threshold by b; write the threshold as t·b, "
+                                              "so t is the threshold divided by b."),
+        Mistake(1 - math.exp(-t), "that is Pr[|Y| < t·b], the probability of a SMALL draw; Fact 3.7 gives "
+                                  "the probability of a large one."),
+        Mistake(0.5 * math.exp(-t), "that is one tail only, Pr[Y ≥ t·b]; |Y| ≥ t·b happens on both sides."),
+        Mistake(laplace_pdf(threshold, scale), "that is the density at the threshold, not the probability "
+                                               "of reaching it."),
+    ]
     return compare(answer, expected,
-                    f"6 = 3·b, so Fact 3.7 gives exp(−3) = {expected:.4f}.",
-                    "Write the threshold as t·b and use Fact 3.7: Pr[|Y| ≥ t·b] = exp(−t).", rel=1e-3)
+                   f"6 = 3·b, so Fact 3.7 gives exp(−3) = {expected:.4f}.",
+                   "Write the threshold as t·b and use Fact 3.7: Pr[|Y| ≥ t·b] = exp(−t).", rel=1e-3,
+                   mistakes=mistakes)
 
 
 def check_epsilon_for_std(answer, std: float = 10.0, sensitivity: float = 1.0) -> Feedback:
     """Ch. 02, exercise 2: which ε gives a count (Δf = 1) noise with standard deviation 10?"""
     expected = sensitivity * math.sqrt(2) / std
+    mistakes = [
+        Mistake(sensitivity / std, "you took the standard deviation to be b (variance b²). The variance of "
+                                   "Lap(b) is 2b², so the standard deviation is √2·b."),
+        Mistake(sensitivity / math.sqrt(std / 2), "you treated 10 as the variance; it is the standard "
+                                                  "deviation, √2·b."),
+        Mistake(sensitivity * 2 / std, "you took the standard deviation to be 2b; it is √(2b²) = √2·b."),
+        Mistake(std / (math.sqrt(2) * sensitivity), "that is b = Δf/ε itself, not ε: solve b = Δf/ε for ε."),
+    ]
+    hint = "The variance of Lap(b) is 2b², so std = √2·b; solve for ε = Δf/b."
+    verdict = compare(answer, expected, f"std = √2·b = 10 means b = {std / math.sqrt(2):.4f}, "
+                                        f"so ε = Δf/b = {expected:.4f}.", hint, rel=1e-3, mistakes=mistakes)
     value = as_number(answer)
-    if isinstance(value, float) and value > 0 and not math.isclose(laplace_scale(sensitivity, value) * math.sqrt(2),
-                                                                   std, rel_tol=1e-3):
+    if verdict.correct is False and isinstance(value, float) and value > 0 and verdict.message.endswith(hint):
+        # no known mistake matched: say what the student's ε gives instead
         return Feedback(False, f"with ε = {value:g} the noise has std √2·Δf/ε = "
-                               f"{math.sqrt(2) * sensitivity / value:.4g}, not {std:g}. "
-                               "The variance of Lap(b) is 2b², so std = √2·b; solve for ε = Δf/b.")
-    return compare(answer, expected, f"std = √2·b = 10 means b = {std / math.sqrt(2):.4f}, "
-                                      f"so ε = Δf/b = {expected:.4f}.",
-                    "The variance of Lap(b) is 2b², so std = √2·b; solve for ε = Δf/b.", rel=1e-3)
+                               f"{math.sqrt(2) * sensitivity / value:.4g}, not {std:g}. {hint}")
+    return verdict
+
+
+# -- a function the student writes: the Laplace CDF --------------------------------------------
+
+def _cdf_cases() -> list[Case]:
+    """Points on both sides of 0, at 0, far out, and with several scales; F from dpteach."""
+    points = [("x = 0 (the centre)", 0.0, 2.0), ("x < 0, b = 2", -2.0, 2.0), ("x > 0, b = 2", 3.0, 2.0),
+              ("x < 0 with a small scale b = 0.25", -0.5, 0.25), ("x > 0 far out, b = 1", 10.0, 1.0),
+              ("x < 0, b = 3.5", -7.0, 3.5), ("x > 0 with a small scale b = 0.5", 0.2, 0.5)]
+    return [Case(label, (x, b), expected=laplace_cdf(x, b)) for label, x, b in points]
+
+
+def _known_cdf_mistakes(case: Case, got) -> str:
+    """Name the mistake whose answer on this case equals what the student's function returned."""
+    x, b = case.args
+    wrong = [
+        (0.5 * math.exp(-abs(x) / b), "that is ½e^(−|x|/b) on both sides; for x ≥ 0 the CDF is 1 − ½e^(−x/b)."),
+        (math.exp(-abs(x) / b) / (2 * b), "that is the density Lap(x | b); the CDF is its integral up to x."),
+        (0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b),
+         "the two branches are swapped: for x < 0 the CDF is ½e^(x/b), below ½."),
+        (1 - 0.5 * math.exp(x / b) if x >= 0 else 0.5 * math.exp(x / b),
+         "for x ≥ 0 the exponent must be −x/b (the CDF grows towards 1, never below 0)."),
+        (0.5 * math.exp(x) if x < 0 else 1 - 0.5 * math.exp(-x), "you forgot to divide x by the scale b."),
+        (math.exp(x / b) if x < 0 else 1 - math.exp(-x / b), "you forgot the factor ½: half the mass lies "
+                                                             "on each side of 0."),
+    ]
+    if got is None:
+        return "Your function returned None: did you forget `return`?"
+    try:
+        value = float(got)
+    except (TypeError, ValueError):
+        return "Return one number, Pr[Y ≤ x]."
+    for candidate, message in wrong:
+        if not math.isclose(candidate, case.expected, rel_tol=1e-9) and math.isclose(value, candidate, rel_tol=1e-6):
+            return message[0].upper() + message[1:]
+    return "F(x) = ½e^(x/b) for x < 0, and 1 − ½e^(−x/b) for x ≥ 0."
+
+
+def check_my_laplace_cdf(function) -> Feedback:
+    """Ch. 02, exercise 3: the student writes ``my_laplace_cdf(x, b)``, the CDF of Lap(b) at a
+    single number x, without calling dpteach's laplace_cdf (or its density and tail).
+
+    Seven hidden points (both sides of 0, at 0, far out, several scales); a failure names the
+    point and, when the returned value matches one, the known mistake (one formula for both
+    sides, the density instead of the CDF, swapped branches, x not divided by b, no ½).
+    """
+    return check_function(
+        function, _cdf_cases(), task="my_laplace_cdf(x, b)",
+        success="F(x) = ½e^(x/b) for x < 0 and 1 − ½e^(−x/b) for x ≥ 0, as the integral of Definition 3.2's density.",
+        forbidden=("laplace_cdf", "laplace_pdf", "laplace_logpdf", "laplace_tail"),
+        describe=_known_cdf_mistakes)
