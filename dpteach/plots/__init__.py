@@ -569,6 +569,7 @@ class AccuracyBoundFigure(_Updatable):
                                 bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none"})
 
     def update(self, epsilon: float, delta: float, k: int) -> dict:
+        """Redraw at ε, failure probability β = ``delta`` (named after the book's δ) and k cells."""
         n = _validate.integer("k", k, low=1)
         if n not in self.K_OPTIONS:
             raise ValueError(f"k must be one of {self.K_OPTIONS}, got {k!r}")
@@ -600,7 +601,6 @@ class AccuracyBoundFigure(_Updatable):
         return {"k": n, "epsilon": epsilon, "delta": delta, "bound": bound, "errors": errors, "beyond": beyond,
                 "fraction": beyond / self.runs, "ci": ci, "exact": exact}
 
-        """Redraw at ε, failure probability β = ``delta`` (named after the book's δ) and k cells."""
 
 class NameReliabilityFigure(_Updatable):
     """Which names Example 3.3 releases reliably: relative error by true count, and the empty cells.
