@@ -64,7 +64,7 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float) -> float
 
     Examples
     --------
-    MATH.md's check value, (ε, δ) = (1, 10⁻⁵), Δ = 1:
+    A check value (Balle & Wang 2018), (ε, δ) = (1, 10⁻⁵), Δ = 1:
 
     >>> round(gaussian_sigma(1.0, 1.0, 1e-5), 3)
     3.731

@@ -1,4 +1,4 @@
-"""The Generalized Gaussian mechanism for k counting queries (Ganesh & Zhao 2020, seed 002).
+"""The Generalized Gaussian mechanism for k counting queries (Ganesh & Zhao 2020).
 
 Noise x ∈ ℝ^k with density ∝ exp(−(‖x‖_p/σ)^p): i.i.d. coordinates with density
 
@@ -67,7 +67,7 @@ def generalized_gaussian_cdf(x, p: float, sigma: float) -> np.ndarray | float:
 
 
 def generalized_gaussian_tail(t, p: float, sigma: float) -> np.ndarray | float:
-    """Pr[|X| ≥ t] = Q(1/p, (t/σ)^p), the regularised upper incomplete gamma (MATH.md).
+    """Pr[|X| ≥ t] = Q(1/p, (t/σ)^p), the regularised upper incomplete gamma.
 
     At p = 1 this is Fact 3.7, exp(−t/σ).
     """
@@ -263,7 +263,7 @@ def expected_l1_noise(k: int, p: float, sigma: float) -> float:
 
 
 def linf_tail_bound(k: int, beta: float, p: float, sigma: float) -> float:
-    """A level that ‖X‖_∞ exceeds with probability ≤ β: σ (ln(k/β))^{1/p} (union bound; MATH.md).
+    """A level that ‖X‖_∞ exceeds with probability ≤ β: σ (ln(k/β))^(1/p) (union bound over the k coordinates).
 
     Valid for k/β ≥ e, where Q(1/p, y) ≤ e^{−y}; at p = 1 it is Theorem 3.8's ln(k/β)·σ.
     """
@@ -347,7 +347,7 @@ def counting_query_errors(k: int, epsilon: float, delta: float, p: float) -> dic
 
 def linf_lower_bound_shape(k, epsilon: float, delta: float) -> np.ndarray | float:
     """√(k ln(1/δ))/ε: the shape of the lower bound Ω(√(k log(1/δ))/ε) on the ℓ∞ error of any
-    (ε, δ)-DP answer to k counting queries (Steinke & Ullman; MATH.md). The Ω hides a constant
+    (ε, δ)-DP answer to k counting queries (Steinke & Ullman). The Ω hides a constant
     that is not at hand, so this is the curve with constant 1."""
     ks = _validate.array("k", k, nonnegative=True)
     eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)

@@ -2,7 +2,7 @@
 and against sampling; and the special functions it is built on against scipy.
 
 Sources of truth: Laplace's δ(ε) in closed form (0 from ε = 1/b on, 1 − e^{(ε − 1/b)/2} below);
-Balle & Wang's analytic Gaussian (MATH.md); the k-fold Gaussian is one Gaussian with Δ₂ = √k;
+Balle & Wang's analytic Gaussian (Balle & Wang 2018); the k-fold Gaussian is one Gaussian with Δ₂ = √k;
 dp-accounting (a test-only dependency) for Laplace, Gaussian and, through a privacy-loss class
 written here, the Generalized Gaussian.
 """
@@ -208,7 +208,7 @@ def _dp_accounting_generalized_gaussian(p: float, sigma: float, k: int, interval
 def test_generalized_gaussian_agrees_with_dp_accounting(p, sigma, k):
     """The same mechanism through dp-accounting's own discretisation and composition.
 
-    (2.2203, 630.7, 10,000) is p = ln ln k at MATH.md's (ε, δ) = (1, 10⁻⁶): δ(1) is 1.0e-6 in
+    (2.2203, 630.7, 10,000) is p = ln ln k at (ε, δ) = (1, 10⁻⁶): δ(1) is 1.0e-6 in
     both accountants, so the calibrated σ there is about 630.7, not the table's 670.4.
     """
     theirs = _dp_accounting_generalized_gaussian(p, sigma, k, 1e-4 if k < 1000 else 2e-5)

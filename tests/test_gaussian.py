@@ -1,6 +1,6 @@
 """The Gaussian mechanism: Balle & Wang's analytic calibration, Theorem 3.22, and the mechanism itself.
 
-Sources of truth: MATH.md's check values (analytic σ = 3.731 and c = 4.845 at (ε, δ) = (1, 10⁻⁵),
+Sources of truth: check values (analytic σ = 3.731 and c = 4.845 at (ε, δ) = (1, 10⁻⁵),
 Δ = 1); the definition of the analytic condition (δ(σ) = δ, and δ falls as σ grows); scipy's
 normal distribution; dp-accounting's own Gaussian calibration.
 """
@@ -18,7 +18,7 @@ import dpteach as dp
 
 
 def test_math_md_check_values():
-    """MATH.md: at (ε, δ) = (1, 10⁻⁵) and Δ = 1 the analytic σ is 3.731; Theorem 3.22's c is 4.845."""
+    """At (ε, δ) = (1, 10⁻⁵) and Δ = 1 the analytic σ is 3.731; Theorem 3.22's c is 4.845."""
     assert round(dp.gaussian_sigma(1.0, 1.0, 1e-5), 3) == 3.731
     assert round(dp.classical_gaussian_constant(1e-5), 3) == 4.845
 
