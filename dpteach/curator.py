@@ -1,4 +1,4 @@
-"""A tiny curator: a query system with a budget manager (seed 001; Dwork & Roth's trusted curator, §2.1).
+"""A tiny curator: a query system with a budget manager (Dwork & Roth's trusted curator, §2.1).
 
 The curator holds a private table and answers an analyst's questions about it, each with
 the Laplace mechanism, charging every answer to a :class:`~dpteach.composition.PrivacyBudget`.

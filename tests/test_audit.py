@@ -136,3 +136,20 @@ def test_warnings_are_errors_in_the_test_run():
     import warnings
     with pytest.raises(UserWarning):
         warnings.warn("a warning from dpteach would fail the run", UserWarning, stacklevel=1)
+
+
+def test_audit_figure_titles_do_not_overlap():
+    """Two panels with long names: each title stays within its own column (drawn, then measured)."""
+    rng = np.random.default_rng(5)
+
+    def laplace(scale):
+        return lambda data, size, rng: dp.laplace_mechanism(np.full(size, data), scale, 1.0, rng)
+
+    a = dp.privacy_audit(laplace(1.0), 0.0, 1.0, epsilon=1.0, n=2_000, rng=rng)
+    b = dp.privacy_audit(laplace(0.5), 0.0, 1.0, epsilon=1.0, n=2_000, rng=rng)
+    fig = dp.plots.AuditFigure({"Laplace, calibrated to Δf": a, "calibrated to Δf/2": b})
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    renderer = FigureCanvasAgg(fig.fig).get_renderer()
+    fig.fig.draw(renderer)
+    left, right = (ax.title.get_window_extent(renderer) for ax in fig.axes)
+    assert left.x1 < right.x0

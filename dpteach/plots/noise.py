@@ -126,6 +126,6 @@ class AuditFigure(_Updatable):
                 ax.set_ylim(0, 1.25 * top)
                 ax.set_xlabel("threshold t")
                 verdict = "refuted" if a.refuted else "not refuted"
-                ax.set_title(f"{name}: ε ≥ {a.epsilon_lower_bound:.2f}, {verdict}")
+                ax.set_title(f"{name}\nproved ε ≥ {a.epsilon_lower_bound:.2f}: {verdict}")   # two lines: no overlap
             self.axes[0].set_ylabel("ε proved violated")
             self.axes[0].legend(loc="upper left", fontsize="small")
