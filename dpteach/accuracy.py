@@ -86,7 +86,7 @@ def linf_error_quantile(k: int, delta: float, sensitivity: float, epsilon: float
     .. math:: α = -\\ln\\left(1 - (1 - δ)^{1/k}\\right) \\cdot \\frac{Δf}{ε}
 
     Theorem 3.8's ln(k/δ)·Δf/ε gives each coordinate a tail of δ/k (the union bound, as a
-    Bonferroni correction does); this solves for the per-coordinate tail 1 − (1 − δ)^{1/k}
+    Bonferroni correction does); this solves for the per-coordinate tail 1 − (1 − δ)^(1/k)
     that independence allows (as Šidák's correction does). It is never larger than the
     theorem's bound, and for small δ barely smaller.
 
