@@ -17,7 +17,7 @@ from ..local import (
     randomized_response_probability,
     randomized_response_variance,
 )
-from . import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["CappedReportFigure", "DPSGDFigure", "HospitalCountFigure", "LocalCentralFigure",
            "LocationDensityFigure"]

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _validate
 from ..attack import dp_success_limit, laplace_attack_success, posterior_bounds, simulate_laplace_attack
-from . import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["AttackSuccessFigure"]
 

@@ -8,7 +8,7 @@ from .. import _validate
 from ..composition import PrivacyBudget, advanced_composition, basic_composition, project_to_total
 from ..counting import clamp_nonnegative, round_counts
 from ..laplace import laplace_scale
-from . import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["AdvancedCompositionFigure", "AveragingFigure", "BudgetFigure", "PostProcessingFigure"]
 

@@ -25,7 +25,7 @@ from ..generalized_gaussian import (
     generalized_gaussian_variance,
     linf_lower_bound_shape,
 )
-from . import _SUPERSCRIPT, PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import _SUPERSCRIPT, PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = [
     "ErrorTradeoffFigure",

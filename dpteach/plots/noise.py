@@ -9,7 +9,7 @@ from ..audit import AuditResult
 from ..discrete import discrete_laplace_pmf, discrete_laplace_scale
 from ..floating import textbook_reachable
 from ..laplace import laplace_pdf
-from . import PALETTE, _Updatable, new_figure, styled
+from ._base import PALETTE, _Updatable, new_figure, styled
 
 __all__ = ["AuditFigure", "DiscreteLaplaceFigure", "FloatGapsFigure"]
 

@@ -14,7 +14,7 @@ from ..selection import (
     exponential_mechanism_probabilities,
     report_noisy_max_probabilities,
 )
-from . import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["AboveThresholdFigure", "ExponentialMechanismFigure", "NoisyMaxFigure"]
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import plots
 from ..applications import synthetic_city, synthetic_hospital, synthetic_purchases
-from . import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
 
 __all__ = ["dpsgd_accuracy", "hospital_count", "local_vs_central", "location_density", "purchase_histogram"]
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import plots
 from ..curator import first_name_counts, synthetic_town
-from . import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
 
 __all__ = ["advanced_composition", "post_processing", "sequential_averaging"]
 

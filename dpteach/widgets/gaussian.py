@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import plots
 from ..generalized_gaussian import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
-from . import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
 
 __all__ = [
     "error_tradeoff",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import plots
-from . import Interactive, epsilon_slider
+from ._base import Interactive, epsilon_slider
 
 __all__ = ["discrete_laplace"]
 

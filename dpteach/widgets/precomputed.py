@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from . import Interactive
+from ._base import Interactive
 
 __all__ = ["PrecomputedView", "precomputed"]
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import plots
 from ..census import census_first_names
-from . import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
 
 __all__ = ["above_threshold_stream", "exponential_choice", "noisy_max"]
 

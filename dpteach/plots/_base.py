@@ -1,0 +1,179 @@
+"""The figure layer's shared machinery: one style, figures that update in place, PNG frames.
+
+Every figure class draws its artists once in ``__init__`` and changes them in
+``update(...)`` (line data, bar heights, limits, titles), so a slider never rebuilds a
+figure. ``update`` returns the numbers it drew, which is what the tests check.
+
+Figures are plain :class:`matplotlib.figure.Figure` objects (not pyplot-managed): a
+notebook shows one by ending a cell with it, a slider turns it into PNG bytes with
+:func:`png_bytes`.
+"""
+
+from __future__ import annotations
+
+import io
+from contextlib import contextmanager
+
+import matplotlib
+import matplotlib.pyplot
+import matplotlib.ticker
+import numpy as np
+import PIL.Image
+from cycler import cycler
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+#: Okabe & Ito's colour-blind-safe palette.
+PALETTE = {
+    "blue": "#0072B2",
+    "orange": "#E69F00",
+    "green": "#009E73",
+    "vermillion": "#D55E00",
+    "sky": "#56B4E9",
+    "purple": "#CC79A7",
+    "yellow": "#F0E442",
+    "black": "#000000",
+}
+
+
+_BASE_FONT = 13
+
+
+#: Figure width in inches for the default (laptop) style and the projector style.
+_WIDTH = {"default": 9.0, "presentation": 12.0}
+
+
+_state = {"mode": "default"}
+
+
+def style() -> dict:
+    """The workbook's rcParams: projector-readable fonts, Okabe–Ito colours, light grid."""
+    scale = 1.35 if _state["mode"] == "presentation" else 1.0
+    f = _BASE_FONT * scale
+    return {
+        "font.size": f,
+        "axes.titlesize": f * 1.1,
+        "axes.titleweight": "bold",
+        "axes.titley": 1.0,          # a fixed title position: no search of the tick labels on every redraw
+        "axes.labelsize": f,
+        "xtick.labelsize": f * 0.9,
+        "ytick.labelsize": f * 0.9,
+        "legend.fontsize": f * 0.9,
+        "legend.frameon": False,
+        "lines.linewidth": 2.4 * scale,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "axes.prop_cycle": cycler(color=list(PALETTE.values())),
+        "figure.dpi": 100,
+        "savefig.dpi": 100,
+        "figure.constrained_layout.use": True,
+    }
+
+
+def presentation(on: bool = True) -> None:
+    """Switch every figure made from now on to projector size (bigger fonts, wider) or back."""
+    _state["mode"] = "presentation" if on else "default"
+    matplotlib.rcParams.update(style())
+
+
+def use_style() -> None:
+    """Apply the workbook's style to every matplotlib figure in this kernel."""
+    matplotlib.rcParams.update(style())
+
+
+@contextmanager
+def styled():
+    with matplotlib.rc_context(style()):
+        yield
+
+
+def new_figure(nrows: int = 1, ncols: int = 1, height: float = 4.2, **kwargs) -> tuple[Figure, object]:
+    """A styled Figure (not managed by pyplot) and its axes."""
+    with styled():
+        fig = Figure(figsize=(_WIDTH[_state["mode"]], height * (1.3 if _state["mode"] == "presentation" else 1)),
+                     layout="constrained")
+        axes = fig.subplots(nrows, ncols, **kwargs)
+    return fig, axes
+
+
+def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
+    """Render a figure to PNG bytes (what a slider sends to the browser).
+
+    The figure keeps one Agg canvas and the PNG is written with light compression. The
+    constrained layout is solved again only when something that moves the margins changed
+    (the widest tick label, a label, the dpi): a slider redraw is then text rendering and
+    encoding, not layout, and yet no tick label is ever clipped.
+    """
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    if fig.get_dpi() != dpi:
+        fig.set_dpi(dpi)
+    key = _layout_key(fig)
+    with styled():
+        if key != getattr(fig, "_dpteach_layout_key", None):
+            fig.set_layout_engine("constrained")
+            canvas.draw()                       # solves the layout, then keeps it
+            fig.set_layout_engine("none")
+            fig._dpteach_layout_key = key
+        else:
+            canvas.draw()
+    width, height = canvas.get_width_height()
+    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buf = io.BytesIO()
+    image.save(buf, format="png", compress_level=1)
+    return buf.getvalue()
+
+
+def _layout_key(fig: Figure) -> tuple:
+    """What the margins depend on: per axes, the longest tick label on each axis and the labels."""
+    key = [fig.get_dpi(), fig.get_size_inches().tobytes()]
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = axis.major.formatter.format_ticks(axis.get_majorticklocs()) if axis.get_visible() else []
+            key.append(max((len(t) for t in labels), default=0))
+            key.append(axis.get_label_text())
+        key.append(bool(ax.get_title()))
+        key.append(ax.get_legend() is not None)
+    return tuple(key)
+
+
+class _Updatable:
+    """Base for figures that draw once and update in place."""
+
+    fig: Figure
+
+    def _repr_png_(self) -> bytes:
+        return png_bytes(self.fig, dpi=100)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self.title()}>"
+
+    def title(self) -> str:
+        return self.fig.axes[0].get_title()
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _power_of_ten(value: float, _pos=None) -> str:
+    """Tick label for a power of ten: 0.01 … 10,000 written out, 10⁵ and 10⁻³ beyond (no mathtext)."""
+    exponent = round(np.log10(value)) if value > 0 else 0
+    if -2 <= exponent <= 4:
+        return f"{10.0 ** exponent:,.{max(0, -exponent)}f}"
+    return "10" + str(exponent).translate(_SUPERSCRIPT)
+
+
+def _number(value: float) -> str:
+    """A number for a title: three significant figures, thousands separated, never 1e+03."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def _plain_log_axes(*axes) -> None:
+    """Log axes with labelled powers of ten only: cheap to redraw (no mathtext, no minor labels)."""
+    for ax in axes:
+        for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+            if scale == "log":
+                axis.set_major_locator(matplotlib.ticker.LogLocator(base=10, numticks=9))
+                axis.set_major_formatter(matplotlib.ticker.FuncFormatter(_power_of_ten))
+                axis.set_minor_locator(matplotlib.ticker.NullLocator())

@@ -1,0 +1,141 @@
+"""Figures for chapter 04: counting and histogram queries (Examples 3.1 and 3.2)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate
+from ..laplace import laplace_scale
+from ._base import (
+    PALETTE,
+    _number,
+    _plain_log_axes,
+    _Updatable,
+    new_figure,
+    styled,
+)
+
+
+class CountErrorBySizeFigure(_Updatable):
+    """Example 3.1: a count's absolute error does not grow with n; its relative error falls like 1/n.
+
+    A database of n people, a fixed fraction of whom have the property counted. Top: the
+    absolute error of the released count against n (flat at E|Y| = 1/ε, with the band that
+    holds 95% of releases). Bottom: the same error relative to the count, which falls like
+    1/n. Dots are measured on ``n_releases`` releases at each n; the noise is drawn once and
+    rescaled with ε.
+    """
+
+    def __init__(self, fraction: float = 0.3, n_releases: int = 2_000,
+                 rng: np.random.Generator | None = None) -> None:
+        self.fraction = _validate.real("fraction", fraction, low=0.0, high=1.0)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        self.grid = 10 ** np.arange(1, 9)
+        unit = gen.laplace(0.0, 1.0, size=(len(self.grid), _validate.integer("n_releases", n_releases, low=10)))
+        self.mean_unit = np.abs(unit).mean(axis=1)
+        self.counts = np.maximum(1, np.round(self.fraction * self.grid))
+        self.n_line = np.logspace(1, 8, 200)
+        self.count_line = np.maximum(1, np.round(self.fraction * self.n_line))
+        self.fig, (self.top, self.bottom) = new_figure(2, 1, height=6.2, sharex=True)
+        with styled():
+            top, bottom = self.top, self.bottom
+            self.band = top.axhspan(0, 1, color=PALETTE["sky"], alpha=0.25, label="95% of releases")
+            (self.abs_line,) = top.plot(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
+                                        label="expected |error| = 1/ε")
+            (self.abs_dots,) = top.plot(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
+                                        label=f"mean |error| of {n_releases:,} releases")
+            self.abs_marker = top.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
+            top.set_xscale("log")
+            top.set_ylabel("|error| (people)")
+            top.set_title(" ")
+            top.legend(loc="upper right", ncols=3)
+            (self.rel_line,) = bottom.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
+                                             label="expected |error| / count")
+            (self.rel_dots,) = bottom.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
+                                             label="measured")
+            self.rel_marker = bottom.axvline(1, color=PALETTE["orange"], ls="--", lw=2, label="this n")
+            bottom.set_xlabel("n, people in the database")
+            bottom.set_ylabel("|error| / true count")
+            bottom.legend(loc="upper right", ncols=3)
+            bottom.set_xlim(self.n_line[0], self.n_line[-1])
+            _plain_log_axes(top, bottom)
+
+    def update(self, n: float, epsilon: float) -> dict:
+        size = _validate.integer("n", n, low=1, why="a database of n people, n ≥ 1")
+        b = laplace_scale(1.0, epsilon)
+        count = max(1, round(self.fraction * size))
+        within = float(np.log(20) * b)          # Fact 3.7: Pr[|Y| ≥ ln(20)·b] = 0.05
+        measured = b * self.mean_unit
+        self.band.set_y(0)
+        self.band.set_height(within)
+        self.abs_line.set_ydata(np.full_like(self.n_line, b))
+        self.abs_dots.set_ydata(measured)
+        self.top.set_ylim(0, 1.45 * within)
+        self.rel_line.set_ydata(b / self.count_line)
+        self.rel_dots.set_ydata(measured / self.counts)
+        self.bottom.set_ylim(0.3 * b / self.count_line[-1], 3 * max(1.0, b / self.count_line[0]))
+        for marker in (self.abs_marker, self.rel_marker):
+            marker.set_xdata([size, size])
+        self.top.title.set_text(f"n = {size:,}, ε = {epsilon:.3g}: error ≈ {_number(b)} at any n, "
+                                f"{100 * b / count:.3g}% of the count {count:,}")
+        return {"n": size, "count": count, "scale": b, "expected_abs_error": b, "relative_error": b / count,
+                "band": within, "grid": self.grid, "measured_abs_error": measured,
+                "measured_relative_error": measured / self.counts}
+
+
+class CountingVsHistogramFigure(_Updatable):
+    """Examples 3.1 and 3.2: k arbitrary counts need Lap(k/ε) each; a k-cell histogram Lap(1/ε).
+
+    Error against the number k of queries, on log axes. Solid: the typical error of one
+    answer (E|Y| = b). Dashed: the largest of the k errors that Theorem 3.8 allows at 95%.
+    Dots at the slider's k are measured on ``runs`` simulated releases (noise drawn once and
+    rescaled).
+    """
+
+    def __init__(self, k_max: int = 1_000, runs: int = 200, delta: float = 0.05,
+                 rng: np.random.Generator | None = None) -> None:
+        self.k_max = _validate.integer("k_max", k_max, low=2)
+        self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        unit = np.abs(gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max)))
+        ks = np.arange(1, self.k_max + 1)
+        self.mean_unit = np.cumsum(unit, axis=1).mean(axis=0) / ks                 # mean |Y| over k answers
+        self.max_unit = np.quantile(np.maximum.accumulate(unit, axis=1), 1 - self.delta, axis=0)
+        self.ks = np.unique(np.round(np.logspace(0, np.log10(self.k_max), 200)).astype(int))
+        self.fig, self.ax = new_figure(height=4.8)
+        with styled():
+            ax = self.ax
+            counts_colour, hist_colour = PALETTE["vermillion"], PALETTE["blue"]
+            (self.counts_line,) = ax.loglog(self.ks, self.ks, color=counts_colour,
+                                            label="k arbitrary counts: Lap(k/ε) each")
+            (self.hist_line,) = ax.loglog(self.ks, self.ks, color=hist_colour,
+                                          label="k-cell histogram: Lap(1/ε) each")
+            (self.counts_max,) = ax.loglog(self.ks, self.ks, color=counts_colour, ls="--",
+                                           label=f"largest of the k errors ({1 - self.delta:.0%}, Thm 3.8)")
+            (self.hist_max,) = ax.loglog(self.ks, self.ks, color=hist_colour, ls="--")
+            (self.dots,) = ax.loglog([1, 1, 1, 1], [1, 1, 1, 1], "o", color=PALETTE["black"], ms=7,
+                                     label=f"measured on {unit.shape[0]} releases")
+            self.marker = ax.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
+            ax.set_xlim(1, self.k_max)
+            ax.set_xlabel("k, number of counting queries (cells)")
+            ax.set_ylabel("error per answer")
+            ax.set_title(" ")
+            ax.legend(loc="upper left")
+            _plain_log_axes(ax)
+
+    def update(self, k: int, epsilon: float) -> dict:
+        n = _validate.integer("k", k, low=1, high=self.k_max)
+        b1 = laplace_scale(1.0, epsilon)
+        t = np.log(self.ks / self.delta)             # Theorem 3.8 in units of b
+        self.counts_line.set_ydata(self.ks * b1)
+        self.hist_line.set_ydata(np.full(self.ks.shape, b1))
+        self.counts_max.set_ydata(self.ks * t * b1)
+        self.hist_max.set_ydata(t * b1)
+        measured = {"counts_mean": n * b1 * self.mean_unit[n - 1], "histogram_mean": b1 * self.mean_unit[n - 1],
+                    "counts_max": n * b1 * self.max_unit[n - 1], "histogram_max": b1 * self.max_unit[n - 1]}
+        self.dots.set_data([n] * 4, list(measured.values()))
+        self.marker.set_xdata([n, n])
+        self.ax.set_ylim(0.3 * b1, 3 * self.k_max * np.log(self.k_max / self.delta) * b1)
+        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}: Lap({_number(n * b1)}) per count, "
+                               f"Lap({_number(b1)}) per histogram cell")
+        return {"k": n, "counts_scale": n * b1, "histogram_scale": b1, "ratio": float(n), **measured}

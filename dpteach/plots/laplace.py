@@ -1,0 +1,175 @@
+"""Figures for chapters 00, 02 and 03: the Laplace density (Definition 3.2), its tail (Fact 3.7)
+and the privacy loss that Theorem 3.6 bounds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate
+from ..laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
+from ._base import (
+    PALETTE,
+    _Updatable,
+    new_figure,
+    styled,
+)
+
+
+class LaplaceDensityFigure(_Updatable):
+    """Lap(Δf/ε): its density and a histogram of samples, over a fixed window of answers.
+
+    The window stays put while ε and Δf move, so a student sees the noise widen as ε
+    shrinks. Samples are drawn once (standard Lap(1)) and rescaled, so the histogram moves
+    smoothly with the sliders instead of jumping with fresh noise.
+    """
+
+    def __init__(self, window: float = 15.0, n_samples: int = 5_000, bins: int = 61,
+                 rng: np.random.Generator | None = None) -> None:
+        self.window = _validate.positive("window", window)
+        gen = rng if rng is not None else np.random.default_rng(2014)
+        self.unit = gen.laplace(0.0, 1.0, size=_validate.integer("n_samples", n_samples, low=10))
+        self.n_bins = _validate.integer("bins", bins, low=2)
+        self.x = np.linspace(-self.window, self.window, 801)
+        self.fig, self.ax = new_figure()
+        ax = self.ax
+        with styled():
+            self.hist = ax.stairs(np.zeros(bins), np.linspace(-1, 1, bins + 1), fill=True, color=PALETTE["sky"],
+                                  alpha=0.55, label=f"{n_samples:,} samples")
+            (self.line,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"],
+                                   label="density Lap(x | b)")
+            self.band = ax.axvspan(-1, 1, color=PALETTE["orange"], alpha=0.15, label="±Δf")
+            ax.set_xlim(-self.window, self.window)
+            ax.set_title(" ")
+            ax.set_xlabel("noise added to the true answer")
+            ax.set_ylabel("density")
+            ax.legend(loc="upper right")
+            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
+
+    def update(self, epsilon: float, sensitivity: float = 1.0) -> dict:
+        b = laplace_scale(sensitivity, epsilon)
+        pdf = laplace_pdf(self.x, b)
+        samples = b * self.unit
+        # Bins follow the noise (down to a tenth of b) but never leave the window.
+        reach = min(self.window, 8 * b)
+        edges = np.linspace(-reach, reach, self.n_bins + 1)
+        counts, _ = np.histogram(samples, edges)
+        heights = counts / (len(samples) * np.diff(edges))
+        self.line.set_ydata(pdf)
+        self.hist.set_data(heights, edges)
+        self.band.set_x(-sensitivity)
+        self.band.set_width(2 * sensitivity)
+        top = max(pdf.max(), heights.max())
+        self.ax.set_ylim(0, 1.15 * top)
+        outside = float(np.mean(np.abs(samples) > self.window))
+        self.ax.title.set_text(f"ε = {epsilon:.3g}, Δf = {sensitivity:g}: noise Lap(b) with b = Δf/ε = {b:.3g}")
+        self.note.set_text(f"std = √2·b = {np.sqrt(2) * b:.3g}\n"
+                           f"95% of noise within ±{np.log(20) * b:.3g}"
+                           + (f"\n{outside:.0%} of samples beyond this window" if outside > 0.005 else ""))
+        return {"scale": b, "x": self.x, "pdf": pdf, "hist": heights, "outside": outside}
+
+
+class TailFigure(_Updatable):
+    """Fact 3.7: the empirical tail Pr[|Y| ≥ t·b] of samples against exp(−t), on a log axis."""
+
+    def __init__(self, samples, scale: float, t_max: float = 8.0) -> None:
+        y = np.abs(_validate.array("samples", samples)) / _validate.positive("scale", scale)
+        t = np.linspace(0, _validate.positive("t_max", t_max), 200)
+        empirical = (y[None, :] >= t[:, None]).mean(axis=1)
+        self.fig, ax = new_figure()
+        with styled():
+            ax.semilogy(t, laplace_tail(t), color=PALETTE["blue"], label="Fact 3.7: exp(−t)")
+            shown = empirical > 0
+            ax.semilogy(t[shown], empirical[shown], "--", color=PALETTE["vermillion"],
+                        label=f"fraction of {len(y):,} samples")
+            ax.set_xlabel("t  (distance from 0 in units of b)")
+            ax.set_ylabel("Pr[|Y| ≥ t·b]")
+            ax.set_title("The Laplace tail falls by a factor e per unit of b")
+            ax.legend()
+        self.t, self.empirical = t, empirical
+
+
+class PrivacyLossFigure(_Updatable):
+    """Theorem 3.6 in a picture: the output densities on neighbours and their log-ratio.
+
+    Top: densities of M_L(x) and M_L(y), with f(x) = 0 and f(y) = Δf (neighbours as far
+    apart as Δf allows). Bottom: the privacy loss ln p_x(z)/p_y(z) with the band [−ε, ε].
+    With ``understate=True`` the noise is calibrated to Δf/2 while the answers still differ
+    by Δf: the loss leaves the band and reaches ±2ε.
+
+    With k > 1 counts released together, every count moves by Δf/k (so ‖f(x) − f(y)‖₁ = Δf,
+    the worst case the calibration covers) and each gets Lap(Δf/ε). The top panel then shows
+    one coordinate's two densities, centred Δf/k apart; the bottom panel shows the total loss
+    along the diagonal z = (t, …, t) and one coordinate's share of it, which the triangle
+    inequality keeps inside [−ε/k, ε/k] (Dwork & Roth 2014, proof of Theorem 3.6): k shares
+    of at most ε/k add up to at most ε. The window depends on ε and Δf only, not on k.
+    """
+
+    def __init__(self, n_points: int = 601) -> None:
+        self.n = _validate.integer("n_points", n_points, low=11)
+        self.fig, (self.top, self.bottom) = new_figure(2, 1, height=6.0, sharex=True)
+        with styled():
+            (self.px,) = self.top.plot([], [], color=PALETTE["blue"], label="p_x: output density on x")
+            (self.py,) = self.top.plot([], [], color=PALETTE["orange"], ls="--", label="p_y: on neighbour y")
+            self.top.set_ylabel("density")
+            self.top.set_title(" ")
+            self.top.legend(loc="upper right")
+            self.band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.18, label="[−ε, ε]")
+            self.share_band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.25, label="[−ε/k, ε/k]")
+            (self.loss,) = self.bottom.plot([], [], color=PALETTE["vermillion"], label="privacy loss ln p_x/p_y")
+            (self.share,) = self.bottom.plot([], [], color=PALETTE["purple"], ls="--", lw=1.8,
+                                             label="one count's share")
+            self.bottom.axhline(0, color="grey", lw=0.8)
+            self.bottom.set_xlabel("output z")
+            self.bottom.set_ylabel("ln p_x(z)/p_y(z)")
+            self.bottom.legend(loc="upper right")
+
+    def update(self, epsilon: float, sensitivity: float = 1.0, understate: bool = False, k: int = 1) -> dict:
+        eps = _validate.positive("epsilon", epsilon)
+        true_sens = _validate.positive("sensitivity", sensitivity)
+        n_counts = _validate.integer("k", k, low=1, high=1_000)
+        claimed = true_sens / 2 if understate else true_sens
+        b = laplace_scale(claimed, eps)
+        step = true_sens / n_counts                 # how far each of the k counts moves
+        fx, fy = np.zeros(n_counts), np.full(n_counts, step)
+        half = true_sens / 2 + 5 * b
+        z = np.linspace(true_sens / 2 - half, true_sens / 2 + half, self.n)
+        px, py = laplace_pdf(z, b), laplace_pdf(z - step, b)
+        diagonal = z if n_counts == 1 else np.repeat(z[:, None], n_counts, axis=1)    # z = (t, …, t)
+        loss = privacy_loss(diagonal, fx, fy, claimed, eps)
+        share = privacy_loss(z, 0.0, step, claimed, eps)
+        worst = float(np.abs(loss).max())
+        self.px.set_data(z, px)
+        self.py.set_data(z, py)
+        self.loss.set_data(z, loss)
+        self.share.set_data(z, share)
+        self.share.set_visible(n_counts > 1)
+        self.band.set_y(-eps)
+        self.band.set_height(2 * eps)
+        self.share_band.set_y(-eps / n_counts)
+        self.share_band.set_height(2 * eps / n_counts)
+        self.share_band.set_visible(n_counts > 1)
+        legend = self.bottom.get_legend()     # entries: band, share band, loss, share
+        for i in (1, 3):
+            legend.legend_handles[i].set_visible(n_counts > 1)
+            legend.get_texts()[i].set_visible(n_counts > 1)
+        self.top.set_xlim(z[0], z[-1])
+        self.top.set_ylim(0, 1.1 * px.max())
+        self.bottom.set_ylim(-2.6 * eps, 2.6 * eps)
+        names = self.top.get_legend().get_texts()
+        if n_counts > 1:
+            names[0].set_text(f"p_x: one count's density on x (of k = {n_counts})")
+            names[1].set_text(f"p_y: on y, moved by Δf/k = {step:.3g}")
+            self.bottom.set_xlabel("output z = (t, …, t), along the diagonal")
+        else:
+            names[0].set_text("p_x: output density on x")
+            names[1].set_text("p_y: on neighbour y")
+            self.bottom.set_xlabel("output z")
+        counts = "" if n_counts == 1 else f"k = {n_counts} counts, "
+        if worst <= eps * (1 + 1e-9):
+            self.top.title.set_text(f"{counts}ε = {eps:.3g}: the privacy loss never leaves [−ε, ε]  (Theorem 3.6)")
+        else:
+            self.top.title.set_text(f"{counts}Δf understated as {claimed:g}: the loss reaches ±{worst:.3g} = "
+                                    f"±{worst / eps:.3g}ε")
+        return {"z": z, "px": px, "py": py, "loss": loss, "max_abs_loss": worst, "epsilon": eps,
+                "scale": b, "inside": worst <= eps * (1 + 1e-9), "k": n_counts, "share": share,
+                "max_abs_share": float(np.abs(share).max())}

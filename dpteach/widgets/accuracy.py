@@ -1,0 +1,34 @@
+"""Sliders for chapter 05: Theorem 3.8's bound, the census names, a conversion report."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from .. import plots
+from ..census import census_first_names
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, delta_slider, epsilon_slider
+
+
+def accuracy_bound(epsilon: float = 1.0, delta: float = 0.05, k: int = 10_000) -> Interactive:
+    """Sliders ε, β (``delta``, the book's δ), k: Theorem 3.8's bound ln(k/β)·Δf/ε against the largest errors of 500 releases."""
+    fig = plots.AccuracyBoundFigure()
+    return Interactive(fig, fig.update,
+                       {"epsilon": epsilon_slider(epsilon), "delta": delta_slider(delta),
+                        "k": _choice_slider("k", plots.AccuracyBoundFigure.K_OPTIONS, k, "k (cells)")},
+                       "Theorem 3.8's bound against the observed largest error")
+
+
+def name_reliability(epsilon: float = 1.0) -> Interactive:
+    """Slider ε: Example 3.3's relative error by true count, and the noise on names no one has."""
+    fig = plots.NameReliabilityFigure(census_first_names())
+    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon)},
+                       "which first names the release gets right (Example 3.3)")
+
+
+def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Interactive:
+    """Sliders c and ε: a capped conversion report's DP noise against sampling noise, by cell size."""
+    fig = plots.MarketingNoiseFigure(cells=cells)
+    slider = widgets.IntSlider(value=cap, min=1, max=20, description="c (cap per user)",
+                               layout=_SLIDER_LAYOUT, style=_STYLE)
+    return Interactive(fig, fig.update, {"cap": slider, "epsilon": epsilon_slider(epsilon)},
+                       f"DP noise against sampling noise in a report of {cells:,} campaign-days")
