@@ -40,6 +40,15 @@ def positive(name: str, value, why: str = "") -> float:
     return real(name, value, low=0.0, low_open=True, why=why)
 
 
+#: Why ε must be > 0, said the same way wherever an ε is checked.
+WHY_EPSILON = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
+
+
+def epsilon(value, name: str = "epsilon") -> float:
+    """A privacy parameter ε: a finite real number > 0 (Definition 3.3 divides by it)."""
+    return positive(name, value, why=WHY_EPSILON)
+
+
 def integer(name: str, value, *, low: int | None = None, high: int | None = None, why: str = "") -> int:
     """An integer (Python or numpy; not bool, not a float) within ``[low, high]``."""
     if isinstance(value, (bool, np.bool_)):

@@ -41,7 +41,6 @@ __all__ = [
     "simulate_laplace_attack",
 ]
 
-_WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 _WHY_PRIOR = "a prior probability of 0 or 1 is certainty, which no release can move"
 
 
@@ -50,7 +49,7 @@ def _epsilons(epsilon) -> np.ndarray:
         raise TypeError(f"epsilon must be a real number or an array of them, got {epsilon!r}")
     eps = _validate.array("epsilon", epsilon, allow_inf=False)
     if (eps <= 0).any():
-        raise ValueError(f"epsilon must be a finite number > 0 everywhere, got {_validate._short(eps)}; {_WHY_EPS}")
+        raise ValueError(f"epsilon must be a finite number > 0 everywhere, got {_validate._short(eps)}; {_validate.WHY_EPSILON}")
     return eps
 
 

@@ -19,7 +19,6 @@ import numpy as np
 
 from . import _validate
 
-_WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 _WHY_DELTA_PRIME = "δ′ is the probability that the ε′ bound fails; 0 would make ε′ infinite, 1 means no guarantee"
 _WHY_CHARGE = "a charge spends privacy; it can never give any back"
 
@@ -317,7 +316,7 @@ def basic_composition(k: int, epsilon: float, delta: float = 0.0) -> tuple[float
     (1.0, 0.0)
     """
     n = _validate.integer("k", k, low=1, why="k is the number of mechanisms composed")
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     dlt = _charge_delta("delta", delta)
     return n * eps, n * dlt
 
@@ -356,7 +355,7 @@ def advanced_composition(k: int, epsilon: float, delta_prime: float, delta: floa
     (6.308, 1e-06)
     """
     n = _validate.integer("k", k, low=1, why="k is the number of mechanisms composed")
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
     dlt = _charge_delta("delta", delta)
     eps_prime = math.sqrt(2 * n * math.log(1 / dp_)) * eps + n * eps * math.expm1(eps)
@@ -376,7 +375,7 @@ def advanced_composition_max_k(total_epsilon: float, epsilon: float, delta_prime
     (337, 100)
     """
     total = _validate.positive("total_epsilon", total_epsilon, why="the total ε′ the queries may spend")
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
     a = eps * math.sqrt(2 * math.log(1 / dp_))
     b = eps * math.expm1(eps)

@@ -246,7 +246,7 @@ class Curator:
                 return np.histogram(values[mask()], edges)[0].astype(float)
             n_cells, what = edges.size - 1, f"{edges.size - 1} bins"
         mask = self._where(where)
-        eps = _validate.positive("epsilon", epsilon)
+        eps = _validate.epsilon(epsilon)
         text = label or f"histogram of {column} ({what}) over {_describe(where)}"
         return self._answer(text, 1.0, eps, true_counts, parallel=n_cells)
 

@@ -44,7 +44,6 @@ _MAX_DENOMINATOR = 10**6
 #: product the sampler forms (t·K, U + t·V) fits comfortably in a 64-bit integer.
 _MAX_PART = 2**40
 _MAX_COUNT = 2**52
-_WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 
 
 def _rational(name: str, value, *, low_open: bool = True) -> Fraction:

@@ -169,7 +169,7 @@ def dpsgd_noise_scale(clip: float, epsilon: float, steps: int) -> float:
     2.5
     """
     t = _validate.integer("steps", steps, low=1, why="training takes at least one step")
-    return laplace_scale(_validate.positive("clip", clip), _validate.positive("epsilon", epsilon) / t)
+    return laplace_scale(_validate.positive("clip", clip), _validate.epsilon(epsilon) / t)
 
 
 @dataclass(frozen=True)

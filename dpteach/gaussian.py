@@ -13,7 +13,6 @@ import numpy as np
 
 from . import _special, _validate
 
-_WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 _WHY_DELTA = "δ is a probability; δ = 0 would ask the Gaussian mechanism for pure DP, which it never gives"
 _WHY_SENS = "Δ₂f is the largest ℓ2 change one person can cause, a positive number"
 
@@ -70,7 +69,7 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float) -> float
     3.731
     """
     d = _validate.positive("l2_sensitivity", l2_sensitivity, why=_WHY_SENS)
-    e = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    e = _validate.epsilon(epsilon)
     target = _delta_param(delta)
     # δ(σ) = Φ(Δ/2σ − εσ/Δ) − … ≤ Φ(Δ/2σ − εσ/Δ): a σ that makes the first term ≤ δ is enough.
     lo, hi = 1e-12 * d, d

@@ -25,7 +25,6 @@ from .selection import sparse_vector
 
 _WHY_SIGMA = "σ is the width of the noise; σ ≤ 0 means no noise at all"
 _WHY_K = "k counting queries, k ≥ 1"
-_WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 _WHY_DELTA = "δ is a probability; δ = 0 (pure DP) is out of reach for p > 1"
 
 
@@ -190,7 +189,7 @@ def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *
     """
     kk = _validate.integer("k", k, low=1, high=10**7, why=_WHY_K)
     pp = _p(p)
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     target = _delta(delta)
     tol = _validate.real("rtol", rtol, low=0.0, high=0.1)
     res = _validate.real("resolution", resolution, low=1.0, low_open=False, high=1e5)
@@ -334,7 +333,7 @@ def counting_query_errors(k: int, epsilon: float, delta: float, p: float) -> dic
     - ``"generalized"``: Generalized Gaussian with shape p, σ from the accountant for (ε, δ).
     """
     kk = _validate.integer("k", k, low=1, high=10**7, why=_WHY_K)
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     d, pp = _delta(delta), _p(p)
     std = gaussian_sigma(math.sqrt(kk), eps, d)
     return {
@@ -350,7 +349,7 @@ def linf_lower_bound_shape(k, epsilon: float, delta: float) -> np.ndarray | floa
     (ε, δ)-DP answer to k counting queries (Steinke & Ullman). The Ω hides a constant
     that is not at hand, so this is the curve with constant 1."""
     ks = _validate.array("k", k, nonnegative=True)
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     d = _delta(delta)
     out = np.sqrt(ks * math.log(1 / d)) / eps
     return out if out.ndim else float(out)
@@ -367,7 +366,7 @@ def ganesh_zhao_shapes(k, epsilon: float, delta: float) -> dict[str, np.ndarray]
     Each is NaN where its iterated logarithm is not positive (k ≤ e, k ≤ e^e ≈ 15.2).
     """
     ks = _validate.array("k", k, nonnegative=True)
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     d = _delta(delta)
     with np.errstate(divide="ignore", invalid="ignore"):
         ll = np.log(np.log(ks))
@@ -434,7 +433,7 @@ def sparse_vector_refinement(true_answer, p: float, epsilon: float, delta: float
     """
     d = _validate.array("true_answer", true_answer, ndim=(1,))
     pp = _p(p)
-    eps = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    eps = _validate.epsilon(epsilon)
     dd = _delta(delta)
     cc = _validate.integer("c", c, low=1, high=d.size, why="c is how many coordinates may be answered again")
     parts = tuple(_validate.real("split", s, low=0.0, high=1.0) for s in split)

@@ -8,7 +8,6 @@ import numpy as np
 
 from . import _validate
 
-_WHY_EPS = "epsilon = 0 would mean infinite noise, and epsilon < 0 means nothing"
 _WHY_SENS = "the sensitivity Δf is the largest change one person can cause, a positive number"
 
 
@@ -61,7 +60,7 @@ def laplace_tail(t) -> np.ndarray | float:
 def laplace_scale(sensitivity: float, epsilon: float) -> float:
     """The scale the Laplace mechanism uses: b = Δf / ε."""
     s = _validate.positive("sensitivity", sensitivity, why=_WHY_SENS)
-    e = _validate.positive("epsilon", epsilon, why=_WHY_EPS)
+    e = _validate.epsilon(epsilon)
     b = s / e
     if not np.isfinite(b):
         raise ValueError(f"sensitivity / epsilon = {s:g} / {e:g} overflows to an infinite noise scale; "
@@ -182,7 +181,7 @@ def proof_steps(z, fx, fy, sensitivity: float, epsilon: float) -> ProofSteps:
     """
     x, y = _query_vectors(fx, fy)
     b = laplace_scale(sensitivity, epsilon)
-    eps = _validate.positive("epsilon", epsilon)
+    eps = _validate.epsilon(epsilon)
     zs = _outputs(z, x.size)
     # The densities underflow to 0 far in the tails; their logs do not.
     ratio = np.exp(laplace_logpdf(zs - x, b).sum(axis=-1) - laplace_logpdf(zs - y, b).sum(axis=-1))

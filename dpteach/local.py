@@ -143,7 +143,7 @@ def randomized_response_variance(n: int, epsilon: float) -> float:
     0.00075
     """
     m = _validate.integer("n", n, low=1, why="a proportion needs at least one person")
-    e = _validate.positive("epsilon", epsilon)
+    e = _validate.epsilon(epsilon)
     return math.exp(-e) / (m * math.expm1(-e) ** 2)      # = e^ε/(n(e^ε − 1)²), written not to overflow
 
 

@@ -306,7 +306,7 @@ def above_threshold(answers, threshold: float, epsilon: float, *, sensitivity: f
     """
     a = _validate.array("answers", answers, ndim=(1,))
     t = _validate.real("threshold", threshold)
-    eps = _validate.positive("epsilon", epsilon)
+    eps = _validate.epsilon(epsilon)
     delta_f = _validate.positive("sensitivity", sensitivity)
     gen = _validate.rng(rng)
     noisy_threshold = t + gen.laplace(0.0, 2 * delta_f / eps)
@@ -329,7 +329,7 @@ def sparse_vector(answers, threshold: float, epsilon: float, c: int, *, sensitiv
     """
     a = _validate.array("answers", answers, ndim=(1,))
     count = _validate.integer("c", c, low=1, why="c is how many queries may be reported")
-    eps = _validate.positive("epsilon", epsilon)
+    eps = _validate.epsilon(epsilon)
     gen = _validate.rng(rng)
     found: list[int] = []
     start = 0
@@ -412,7 +412,7 @@ def above_threshold_probabilities(answers, threshold: float, epsilon: float, *,
     """
     a = _validate.array("answers", answers, ndim=(1,))
     t = _validate.real("threshold", threshold)
-    eps = _validate.positive("epsilon", epsilon)
+    eps = _validate.epsilon(epsilon)
     delta_f = _validate.positive("sensitivity", sensitivity)
     return _above_threshold_probabilities(a, t, 2 * delta_f / eps, 4 * delta_f / eps)
 
@@ -432,5 +432,5 @@ def above_threshold_accuracy(k: int, beta: float, epsilon: float) -> float:
     """
     n = _validate.integer("k", k, low=1, why="k is the number of queries")
     b = _validate.real("beta", beta, low=0.0, high=1.0, why="beta is a probability of failure")
-    eps = _validate.positive("epsilon", epsilon)
+    eps = _validate.epsilon(epsilon)
     return 8 * (math.log(n) + math.log(2 / b)) / eps

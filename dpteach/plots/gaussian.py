@@ -75,7 +75,7 @@ class SensitivityNormsFigure(_Updatable):
             _plain_log_axes(ax)
 
     def update(self, epsilon: float, delta: float) -> dict:
-        eps = _validate.positive("epsilon", epsilon)
+        eps = _validate.epsilon(epsilon)
         unit = gaussian_sigma(1.0, eps, delta)                 # σ is proportional to Δ₂f
         laplace = math.sqrt(2) * self.ks / eps
         gauss = np.sqrt(self.ks) * unit
@@ -115,7 +115,7 @@ class GaussianCalibrationFigure(_Updatable):
             _plain_log_axes(ax)
 
     def update(self, epsilon: float, delta: float) -> dict:
-        eps = _validate.positive("epsilon", epsilon)
+        eps = _validate.epsilon(epsilon)
         analytic = np.array([gaussian_sigma(1.0, e, delta) for e in self.grid])
         classical = np.array([classical_gaussian_sigma(1.0, e, delta) if e < 1 else np.nan for e in self.grid])
         sigma = gaussian_sigma(1.0, eps, delta)
@@ -305,7 +305,7 @@ class ErrorTradeoffFigure(_Updatable):
         kk = _validate.integer("k", k, low=1)
         if pp not in self.P_OPTIONS or kk not in self.K_OPTIONS:
             raise ValueError(f"p must be one of {self.P_OPTIONS} and k one of {self.K_OPTIONS}, got {p!r}, {k!r}")
-        eps = _validate.positive("epsilon", epsilon)
+        eps = _validate.epsilon(epsilon)
         unit = gaussian_sigma(1.0, eps, delta)
         shape = linf_lower_bound_shape(self.ks, eps, delta)
         gauss = np.array([self.unit_linf(2.0, int(n)) * math.sqrt(2 * n) * unit for n in self.ks])

@@ -124,7 +124,7 @@ class PrivacyLossFigure(_Updatable):
             self.bottom.legend(loc="upper right")
 
     def update(self, epsilon: float, sensitivity: float = 1.0, understate: bool = False, k: int = 1) -> dict:
-        eps = _validate.positive("epsilon", epsilon)
+        eps = _validate.epsilon(epsilon)
         true_sens = _validate.positive("sensitivity", sensitivity)
         n_counts = _validate.integer("k", k, low=1, high=1_000)
         claimed = true_sens / 2 if understate else true_sens
