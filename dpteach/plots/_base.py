@@ -5,23 +5,26 @@ Every figure class draws its artists once in ``__init__`` and changes them in
 figure. ``update`` returns the numbers it drew, which is what the tests check.
 
 Figures are plain :class:`matplotlib.figure.Figure` objects (not pyplot-managed): a
-notebook shows one by ending a cell with it, a slider turns it into PNG bytes with
-:func:`png_bytes`.
+notebook shows one by ending a cell with it; a slider asks the figure for PNG bytes with
+``figure.png()``, which blits: axes that stay fixed over every control's range, a static
+background drawn once, and only the artists ``update`` changes drawn per frame.
 """
 
 from __future__ import annotations
 
-import io
+from collections.abc import Hashable, Sequence
 from contextlib import contextmanager
 
 import matplotlib
 import matplotlib.pyplot
 import matplotlib.ticker
 import numpy as np
-import PIL.Image
 from cycler import cycler
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+from ._render import Renderer, encode_png
 
 #: Okabe & Ito's colour-blind-safe palette.
 PALETTE = {
@@ -64,6 +67,7 @@ def style() -> dict:
         "axes.spines.top": False,
         "axes.spines.right": False,
         "axes.grid": True,
+        "axes.axisbelow": True,      # grid and ticks under the data: static pixels stay in the background
         "grid.alpha": 0.3,
         "axes.prop_cycle": cycler(color=list(PALETTE.values())),
         "figure.dpi": 100,
@@ -99,30 +103,33 @@ def new_figure(nrows: int = 1, ncols: int = 1, height: float = 4.2, **kwargs) ->
 
 
 def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
-    """Render a figure to PNG bytes (what a slider sends to the browser).
+    """Render the whole figure to PNG bytes (a still image, or a figure that declares no dynamic artists).
 
-    The figure keeps one Agg canvas and the PNG is written with light compression. The
-    constrained layout is solved again only when something that moves the margins changed
-    (the widest tick label, a label, the dpi): a slider redraw is then text rendering and
-    encoding, not layout, and yet no tick label is ever clipped.
+    The figure keeps one Agg canvas. The constrained layout is solved again only when
+    something that moves the margins changed (the widest tick label, a label, the dpi), and
+    the PNG is written by :func:`encode_png` (no row filter, zlib level 1).
     """
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas = _canvas(fig)
     if fig.get_dpi() != dpi:
         fig.set_dpi(dpi)
-    key = _layout_key(fig)
     with styled():
-        if key != getattr(fig, "_dpteach_layout_key", None):
-            fig.set_layout_engine("constrained")
-            canvas.draw()                       # solves the layout, then keeps it
-            fig.set_layout_engine("none")
-            fig._dpteach_layout_key = key
+        if _layout_key(fig) != getattr(fig, "_dpteach_layout_key", None):
+            _solve_layout(fig)
         else:
             canvas.draw()
-    width, height = canvas.get_width_height()
-    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    buf = io.BytesIO()
-    image.save(buf, format="png", compress_level=1)
-    return buf.getvalue()
+    return encode_png(np.asarray(canvas.buffer_rgba()))
+
+
+def _canvas(fig: Figure) -> FigureCanvasAgg:
+    return fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+
+
+def _solve_layout(fig: Figure) -> None:
+    """Draw once with the constrained layout, then freeze it (the next draws skip the solver)."""
+    fig.set_layout_engine("constrained")
+    _canvas(fig).draw()
+    fig.set_layout_engine("none")
+    fig._dpteach_layout_key = _layout_key(fig)
 
 
 def _layout_key(fig: Figure) -> tuple:
@@ -139,9 +146,34 @@ def _layout_key(fig: Figure) -> tuple:
 
 
 class _Updatable:
-    """Base for figures that draw once and update in place."""
+    """Base for figures that draw once and update in place.
+
+    A figure lists in ``dynamic`` the artists its ``update`` changes (lines, stairs, the texts
+    and titles that carry numbers); everything else is static. :meth:`png` then blits: the
+    static parts are drawn once and cached (see :class:`Renderer`), and a frame redraws only
+    the dynamic artists. ``static_key`` returns whatever else the static pixels depend on
+    (e.g. a grid size that changes the axes). A figure with no dynamic artists is drawn whole.
+    """
 
     fig: Figure
+    dynamic: Sequence[Artist] = ()
+
+    def static_key(self) -> Hashable:
+        return None
+
+    def png(self, dpi: float = 80) -> bytes:
+        """The figure as it is now, as PNG bytes: what a slider sends to the browser."""
+        if not self.dynamic:
+            return png_bytes(self.fig, dpi)
+        return encode_png(self.frame(dpi))
+
+    def frame(self, dpi: float = 80) -> np.ndarray:
+        """The figure's pixels now, blitted, as an (height, width, 4) uint8 array."""
+        renderer = self.__dict__.get("_renderer")
+        if renderer is None or renderer.fig is not self.fig:
+            renderer = self._renderer = Renderer(self.fig, self.dynamic, self.static_key)
+        with styled():
+            return renderer.frame(dpi, _state["mode"], lambda: _solve_layout(self.fig))
 
     def _repr_png_(self) -> bytes:
         return png_bytes(self.fig, dpi=100)

@@ -18,10 +18,14 @@ from ._base import (
 class LaplaceDensityFigure(_Updatable):
     """Lap(Δf/ε): its density and a histogram of samples, over a fixed window of answers.
 
-    The window stays put while ε and Δf move, so a student sees the noise widen as ε
-    shrinks. Samples are drawn once (standard Lap(1)) and rescaled, so the histogram moves
-    smoothly with the sliders instead of jumping with fresh noise.
+    The axes stay put while ε and Δf move (answers ±15, densities 0 to 1), so a student sees
+    the noise widen and flatten as ε shrinks, and grow into a spike above the axes as ε grows.
+    Samples are drawn once (standard Lap(1)) and rescaled, so the histogram moves smoothly with
+    the sliders instead of jumping with fresh noise.
     """
+
+    #: the density axis: the peak 1/(2b) of Lap(b) fits while b ≥ 0.5 (ε ≤ 2Δf)
+    Y_TOP = 1.0
 
     def __init__(self, window: float = 15.0, n_samples: int = 5_000, bins: int = 61,
                  rng: np.random.Generator | None = None) -> None:
@@ -39,11 +43,13 @@ class LaplaceDensityFigure(_Updatable):
                                    label="density Lap(x | b)")
             self.band = ax.axvspan(-1, 1, color=PALETTE["orange"], alpha=0.15, label="±Δf")
             ax.set_xlim(-self.window, self.window)
+            ax.set_ylim(0, self.Y_TOP)
             ax.set_title(" ")
             ax.set_xlabel("noise added to the true answer")
             ax.set_ylabel("density")
             ax.legend(loc="upper right")
             self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
+        self.dynamic = [self.hist, self.line, self.band, ax.title, self.note]
 
     def update(self, epsilon: float, sensitivity: float = 1.0) -> dict:
         b = laplace_scale(sensitivity, epsilon)
@@ -58,13 +64,12 @@ class LaplaceDensityFigure(_Updatable):
         self.hist.set_data(heights, edges)
         self.band.set_x(-sensitivity)
         self.band.set_width(2 * sensitivity)
-        top = max(pdf.max(), heights.max())
-        self.ax.set_ylim(0, 1.15 * top)
         outside = float(np.mean(np.abs(samples) > self.window))
         self.ax.title.set_text(f"ε = {epsilon:.3g}, Δf = {sensitivity:g}: noise Lap(b) with b = Δf/ε = {b:.3g}")
         self.note.set_text(f"std = √2·b = {np.sqrt(2) * b:.3g}\n"
                            f"95% of noise within ±{np.log(20) * b:.3g}"
-                           + (f"\n{outside:.0%} of samples beyond this window" if outside > 0.005 else ""))
+                           + (f"\n{outside:.0%} of samples beyond this window" if outside > 0.005 else "")
+                           + (f"\npeak 1/(2b) = {1 / (2 * b):.3g}, above the axis" if 1 / (2 * b) > self.Y_TOP else ""))
         return {"scale": b, "x": self.x, "pdf": pdf, "hist": heights, "outside": outside}
 
 

@@ -101,7 +101,7 @@ class Interactive:
             self.status.value = f"<span style='color:#D55E00'>Cannot draw this: {exc}</span>"
             return self.result
         self.status.value = ""
-        self.image.value = plots.png_bytes(self.figure.fig)
+        self.image.value = self.figure.png()
         return self.result
 
     def _on_change(self, _change) -> None:

@@ -1,0 +1,182 @@
+"""Blitting: a figure's static parts are drawn once; a frame redraws only what changes.
+
+A slider frame used to be a full ``canvas.draw()``: axes, ticks, labels, grid, legend and
+every string rendered again, then PNG-encoded (50–130 ms). Most of that never changes
+while the slider moves. A :class:`Renderer` splits the figure in three:
+
+* the **background**: every static artist that matplotlib draws *below* the dynamic ones
+  (axes faces, grid, ticks, labels, reference bands), rendered once and kept with
+  ``canvas.copy_from_bbox``;
+* the **dynamic** artists the figure declares (the lines, bars and texts that ``update``
+  changes), drawn on every frame in matplotlib's own order (zorder, then insertion);
+* the **overlays**: the static artists matplotlib draws *above* dynamic ones (legends,
+  spines, reference lines), rendered once into transparent images, one per run of static
+  artists between dynamic ones, and pasted in their place in the drawing order, instead
+  of redrawing a legend every frame.
+
+The cache is keyed on what the static pixels depend on: the dpi and size, the style mode,
+every axes' limits and scales, and whatever else the figure says (``key``). If an update
+moves the axes, the next frame rebuilds the cache: correct, only slower. The PNG is written
+by a small encoder (no row filter, zlib level 1), which is 2–3× faster than Pillow's
+adaptive filtering for ~5% larger files.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Callable, Hashable, Sequence
+
+import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+__all__ = ["Renderer", "encode_png"]
+
+
+def encode_png(rgba: np.ndarray, alpha: bool = False) -> bytes:
+    """PNG bytes of an (height, width, 4) uint8 image: no row filter, zlib level 1.
+
+    Drops the alpha channel unless ``alpha`` (a figure on an opaque face needs none).
+    """
+    height, width = rgba.shape[:2]
+    channels = 4 if alpha else 3
+    rows = np.empty((height, 1 + width * channels), dtype=np.uint8)
+    rows[:, 0] = 0                                   # filter type 0 (None) on every row
+    rows[:, 1:].reshape(height, width, channels)[...] = rgba[:, :, :channels]
+    header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
+    return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
+                     _chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)), _chunk(b"IEND", b"")])
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def _draw_order(parent) -> list[Artist]:
+    """The children of an Axes in the order Axes.draw paints them (zorder, stable on insertion)."""
+    children = [a for a in parent.get_children() if a is not parent.patch]
+    return sorted(children, key=lambda a: a.get_zorder())
+
+
+class Renderer:
+    """Blitted PNG frames of ``fig``, redrawing only the ``dynamic`` artists.
+
+    Parameters
+    ----------
+    fig : Figure
+    dynamic : sequence of Artist
+        Everything ``update`` changes. An artist that changes but is not listed keeps its
+        old pixels: tests compare blitted frames with full draws to catch that.
+    key : callable, optional
+        Returns a hashable of whatever else the static pixels depend on.
+    """
+
+    def __init__(self, fig: Figure, dynamic: Sequence[Artist], key: Callable[[], Hashable] | None = None) -> None:
+        self.fig = fig
+        self.dynamic = list(dynamic)
+        self.key = key
+        self.canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+        self._cache_key = None
+        self._background = None
+        #: what a frame does, in order: draw these artists, then paste this overlay (either may be empty)
+        self._plan: list[tuple[list[Artist], tuple[int, int, np.ndarray] | None]] = []
+        self.rebuilds = 0
+
+    # -- cache -----------------------------------------------------------------------------
+    def _current_key(self, dpi: float, mode: str) -> tuple:
+        limits = tuple((ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(), ax.get_position().bounds)
+                       for ax in self.fig.axes)
+        return (dpi, mode, tuple(self.fig.get_size_inches()), limits, self.key() if self.key else None)
+
+    def invalidate(self) -> None:
+        """Forget the cached background and overlays (a style change, a resize)."""
+        self._cache_key = None
+
+    def _build(self, solve_layout: Callable[[], None]) -> None:
+        """Solve the layout, cache the background, render each run of static artists drawn above dynamic ones."""
+        solve_layout()
+        dynamic = set(map(id, self.dynamic))
+        runs: list[tuple[bool, list[Artist]]] = []        # (dynamic?, artists), in drawing order
+        for ax in sorted(self.fig.axes, key=lambda a: a.get_zorder()):
+            order = _draw_order(ax)
+            first = next((i for i, a in enumerate(order) if id(a) in dynamic), None)
+            if first is None:
+                continue
+            for a in order[first:]:
+                is_dynamic = id(a) in dynamic
+                if not is_dynamic and not a.get_visible():
+                    continue
+                if runs and runs[-1][0] == is_dynamic:
+                    runs[-1][1].append(a)
+                else:
+                    runs.append((is_dynamic, [a]))
+        figure_level = [a for a in self.fig.get_children() if id(a) in dynamic]
+        if figure_level:
+            runs.append((True, figure_level))
+        above = [a for is_dynamic, artists in runs if not is_dynamic for a in artists]
+        hidden = [a for a in self.dynamic + above if a.get_visible()]
+        for a in hidden:
+            a.set_visible(False)
+        try:
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.fig.bbox)
+            renderer = self.canvas.get_renderer()
+            self._plan = []
+            for is_dynamic, artists in runs:
+                if is_dynamic:
+                    self._plan.append((artists, None))
+                    continue
+                renderer.clear()
+                for a in artists:
+                    a.set_visible(True)
+                    a.draw(renderer)
+                    a.set_visible(False)
+                overlay = _crop(np.asarray(self.canvas.buffer_rgba()).copy())
+                if overlay is not None:
+                    self._plan.append(([], overlay))
+        finally:
+            for a in hidden:
+                a.set_visible(True)
+        self.rebuilds += 1
+
+    # -- frames ----------------------------------------------------------------------------
+    def frame(self, dpi: float, mode: str, solve_layout: Callable[[], None]) -> np.ndarray:
+        """The figure's pixels now, as an (height, width, 4) view of the canvas buffer."""
+        if self.fig.get_dpi() != dpi:
+            self.fig.set_dpi(dpi)
+        key = self._current_key(dpi, mode)
+        if key != self._cache_key:
+            self._build(solve_layout)
+            self._cache_key = self._current_key(dpi, mode)   # the layout may have moved the axes
+        self.canvas.restore_region(self._background)
+        renderer = self.canvas.get_renderer()
+        for artists, overlay in self._plan:
+            for a in artists:
+                if a.get_visible():
+                    a.draw(renderer)
+            if overlay is not None:
+                x, y, image = overlay
+                gc = renderer.new_gc()
+                renderer.draw_image(gc, x, y, image)
+                gc.restore()
+        return np.asarray(self.canvas.buffer_rgba())
+
+    def png(self, dpi: float, mode: str, solve_layout: Callable[[], None]) -> bytes:
+        return encode_png(self.frame(dpi, mode, solve_layout))
+
+
+def _crop(rgba: np.ndarray) -> tuple[int, int, np.ndarray] | None:
+    """The smallest box holding every non-transparent pixel, as (x, y from the bottom, flipped image)."""
+    alpha = rgba[:, :, 3]
+    rows = np.flatnonzero(alpha.any(axis=1))
+    if rows.size == 0:
+        return None
+    cols = np.flatnonzero(alpha.any(axis=0))
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    height = rgba.shape[0]
+    # draw_image places the image's first row at the bottom: flip, and give the bottom edge in pixels up
+    return int(left), int(height - bottom), np.ascontiguousarray(rgba[top:bottom, left:right][::-1])
+
+
