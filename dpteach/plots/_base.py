@@ -185,6 +185,12 @@ class _Updatable:
         return self.fig.axes[0].get_title()
 
 
+def _rng(rng: np.random.Generator | None) -> np.random.Generator:
+    """The generator a figure draws its illustrative samples from: the caller's, or a fixed one
+    (seeded 2014), so that a figure built twice shows the same samples."""
+    return rng if rng is not None else np.random.default_rng(2014)
+
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 

@@ -13,6 +13,7 @@ from ._base import (
     PALETTE,
     _number,
     _plain_log_axes,
+    _rng,
     _Updatable,
     new_figure,
     styled,
@@ -34,7 +35,7 @@ class AccuracyBoundFigure(_Updatable):
     def __init__(self, runs: int = 500, bins: int = 40, rng: np.random.Generator | None = None) -> None:
         self.runs = _validate.integer("runs", runs, low=10)
         self.n_bins = _validate.integer("bins", bins, low=5)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         columns = np.array(self.K_OPTIONS) - 1
         self.max_unit = np.empty((self.runs, len(columns)))
         for start in range(0, self.runs, 50):        # chunks keep memory small
@@ -105,7 +106,7 @@ class NameReliabilityFigure(_Updatable):
             raise TypeError(f"data must come from dp.census_first_names(), got {type(data).__name__}")
         self.data = data
         self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.unit = gen.laplace(0.0, 1.0, size=data.k)
         self.true = data.counts[data.listed].astype(float)
         self.x = np.logspace(np.log10(self.true.min()) - 0.2, np.log10(self.true.max()) + 0.2, 50)

@@ -17,7 +17,7 @@ from ..local import (
     randomized_response_probability,
     randomized_response_variance,
 )
-from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["CappedReportFigure", "DPSGDFigure", "HospitalCountFigure", "LocalCentralFigure",
            "LocationDensityFigure"]
@@ -34,7 +34,7 @@ class HospitalCountFigure(_Updatable):
 
     def __init__(self, count: int, rng: np.random.Generator | None = None) -> None:
         self.count = _validate.integer("count", count, low=1)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.unit = float(gen.laplace(0.0, 1.0))        # one release, rescaled with ε
         self.fig, self.ax = new_figure(height=4.2)
         with styled():
@@ -92,7 +92,7 @@ class CappedReportFigure(_Updatable):
         self.truth = capped_histogram(users, cells, k, max(1, len(users)))
         self.kept = np.array([capped_histogram(users, cells, k, int(c)) for c in self.caps])
         self.bias2 = ((self.kept - self.truth) ** 2).mean(axis=1)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.unit = gen.laplace(0.0, 1.0, size=k)
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(1.6, 1))
         pos = np.arange(k)
@@ -161,7 +161,7 @@ class LocationDensityFigure(_Updatable):
     def __init__(self, points, cells_max: int = 40, rng: np.random.Generator | None = None) -> None:
         self.points = _validate.array("points", points, ndim=(2,))
         self.cells_max = _validate.integer("cells_max", cells_max, low=1)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.unit_points = gen.laplace(0.0, 1.0, size=self.points.shape)
         self.unit_cells = gen.laplace(0.0, 1.0, size=(self.cells_max, self.cells_max))
         self.fig, axes = new_figure(1, 3, height=4.0)
@@ -296,7 +296,7 @@ class DPSGDFigure(_Updatable):
                  rng: np.random.Generator | None = None) -> None:
         self.test_x = _validate.array("test_x", test_x, ndim=(2,))
         self.test_y = _validate.array("test_y", test_y, ndim=(1,))
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         reps = _validate.integer("repeats", repeats, low=1)
         self.baseline = logistic_regression(train_x, train_y, steps=steps)
         self.baseline_accuracy = self.baseline.accuracy(test_x, test_y)

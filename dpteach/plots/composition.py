@@ -8,7 +8,7 @@ from .. import _validate
 from ..composition import PrivacyBudget, advanced_composition, basic_composition, project_to_total
 from ..counting import clamp_nonnegative, round_counts
 from ..laplace import laplace_scale
-from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["AdvancedCompositionFigure", "AveragingFigure", "BudgetFigure", "PostProcessingFigure"]
 
@@ -25,7 +25,7 @@ class AveragingFigure(_Updatable):
 
     def __init__(self, k_max: int = 50, runs: int = 2_000, rng: np.random.Generator | None = None) -> None:
         self.k_max = _validate.integer("k_max", k_max, low=2)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max))
         self.runs = unit.shape[0]
         self.ks = np.arange(1, self.k_max + 1)
@@ -155,7 +155,7 @@ class PostProcessingFigure(_Updatable):
                  rng: np.random.Generator | None = None) -> None:
         self.truth = _validate.array("true_counts", true_counts, ndim=(1,), nonnegative=True)
         self.total = float(self.truth.sum())
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=1), self.truth.size))
         self.grid = np.logspace(-2, 1, _validate.integer("n_epsilons", n_epsilons, low=2))
         self.curves = np.array([self._errors(eps) for eps in self.grid]).T     # version × ε

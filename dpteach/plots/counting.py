@@ -10,6 +10,7 @@ from ._base import (
     PALETTE,
     _number,
     _plain_log_axes,
+    _rng,
     _Updatable,
     new_figure,
     styled,
@@ -29,7 +30,7 @@ class CountErrorBySizeFigure(_Updatable):
     def __init__(self, fraction: float = 0.3, n_releases: int = 2_000,
                  rng: np.random.Generator | None = None) -> None:
         self.fraction = _validate.real("fraction", fraction, low=0.0, high=1.0)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.grid = 10 ** np.arange(1, 9)
         unit = gen.laplace(0.0, 1.0, size=(len(self.grid), _validate.integer("n_releases", n_releases, low=10)))
         self.mean_unit = np.abs(unit).mean(axis=1)
@@ -96,7 +97,7 @@ class CountingVsHistogramFigure(_Updatable):
                  rng: np.random.Generator | None = None) -> None:
         self.k_max = _validate.integer("k_max", k_max, low=2)
         self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         unit = np.abs(gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max)))
         ks = np.arange(1, self.k_max + 1)
         self.mean_unit = np.cumsum(unit, axis=1).mean(axis=0) / ks                 # mean |Y| over k answers

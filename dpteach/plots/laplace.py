@@ -9,6 +9,7 @@ from .. import _validate
 from ..laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
 from ._base import (
     PALETTE,
+    _rng,
     _Updatable,
     new_figure,
     styled,
@@ -30,7 +31,7 @@ class LaplaceDensityFigure(_Updatable):
     def __init__(self, window: float = 15.0, n_samples: int = 5_000, bins: int = 61,
                  rng: np.random.Generator | None = None) -> None:
         self.window = _validate.positive("window", window)
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         self.unit = gen.laplace(0.0, 1.0, size=_validate.integer("n_samples", n_samples, low=10))
         self.n_bins = _validate.integer("bins", bins, low=2)
         self.x = np.linspace(-self.window, self.window, 801)

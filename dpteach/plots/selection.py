@@ -14,7 +14,7 @@ from ..selection import (
     exponential_mechanism_probabilities,
     report_noisy_max_probabilities,
 )
-from ._base import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["AboveThresholdFigure", "ExponentialMechanismFigure", "NoisyMaxFigure"]
 
@@ -42,7 +42,7 @@ class NoisyMaxFigure(_Updatable):
         if not isinstance(data, CensusFirstNames):
             raise TypeError(f"data must come from dp.census_first_names(), got {type(data).__name__}")
         self.names = data.names
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         share = data.counts / data.total
         self.towns = {n: gen.multinomial(n, share) for n in self.TOWNS}
         self.unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), data.k)).astype(np.float32)
@@ -180,7 +180,7 @@ class AboveThresholdFigure(_Updatable):
         self.labels = [str(x) for x in labels]
         if len(self.labels) != self.answers.size:
             raise ValueError(f"labels must have one entry per answer ({self.answers.size}), got {len(self.labels)}")
-        gen = rng if rng is not None else np.random.default_rng(2014)
+        gen = _rng(rng)
         n = _validate.integer("runs", runs, low=10)
         self.rho = gen.laplace(0.0, 1.0, size=(n, 1))
         self.nu = gen.laplace(0.0, 1.0, size=(n, self.answers.size))

@@ -4,7 +4,7 @@ Each topic's sliders live in ``dpteach/widgets/T.py``; ``Interactive`` and the s
 ``_base``. This module only re-exports their public names.
 """
 
-from ._base import Interactive, delta_slider, epsilon_slider, sensitivity_slider
+from ._base import Interactive, delta_slider, epsilon_slider, log_slider, sensitivity_slider
 from .accuracy import (
     accuracy_bound,
     marketing_noise,
@@ -61,6 +61,7 @@ __all__ = [
     "Interactive",
     "delta_slider",
     "epsilon_slider",
+    "log_slider",
     "sensitivity_slider",
     "accuracy_bound",
     "name_reliability",

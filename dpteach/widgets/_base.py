@@ -25,11 +25,17 @@ _SLIDER_LAYOUT = widgets.Layout(width="420px")
 _STYLE = {"description_width": "110px"}
 
 
+def log_slider(value: float, low: float, high: float, description: str, step: float = 0.01,
+               readout_format: str = ".3g") -> widgets.FloatLogSlider:
+    """A slider whose position is log10 of its value: for parameters that span decades (ε, δ, β)."""
+    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=step,
+                                  description=description, readout_format=readout_format, continuous_update=True,
+                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
 def epsilon_slider(value: float = 1.0, low: float = 0.01, high: float = 10.0) -> widgets.FloatLogSlider:
     """A log-scaled ε slider (ε from 0.01 to 10 by default)."""
-    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=0.01,
-                                  description="ε (epsilon)", readout_format=".3g", continuous_update=True,
-                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+    return log_slider(value, low, high, "ε (epsilon)")
 
 
 def sensitivity_slider(value: float = 1.0, low: float = 0.5, high: float = 5.0) -> widgets.FloatSlider:
@@ -120,15 +126,13 @@ class Interactive:
 
 def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0) -> widgets.FloatLogSlider:
     """A log-scaled β slider (the failure probability of Theorem 3.8, which the book writes δ), 0.001 to 1."""
-    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=0.01,
-                                  description="β (failure)", readout_format=".3g", continuous_update=True,
-                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+    return log_slider(value, low, high, "β (failure)")
 
 
-def _choice_slider(name: str, options, value, description: str) -> widgets.SelectionSlider:
-    """A slider over a fixed list of integers (shown with thousands separators)."""
+def _choice_slider(name: str, options, value, description: str, fmt: str = ",") -> widgets.SelectionSlider:
+    """A slider over a fixed list of values, labelled with ``format(v, fmt)`` (thousands separated by default)."""
     if value not in options:
         raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
-    return widgets.SelectionSlider(options=[(f"{v:,}", v) for v in options], value=value,
+    return widgets.SelectionSlider(options=[(format(v, fmt), v) for v in options], value=value,
                                    description=description, continuous_update=True,
                                    layout=_SLIDER_LAYOUT, style=_STYLE)

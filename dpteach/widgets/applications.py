@@ -58,14 +58,6 @@ def local_vs_central(n: int = 1_000, epsilon: float = 1.0) -> Interactive:
                        "the error of a proportion: randomized response against a central count")
 
 
-def _value_slider(name: str, options, value, description: str) -> widgets.SelectionSlider:
-    if value not in options:
-        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
-    return widgets.SelectionSlider(options=[(f"{v:g}", v) for v in options], value=value,
-                                   description=description, continuous_update=True,
-                                   layout=_SLIDER_LAYOUT, style=_STYLE)
-
-
 def dpsgd_accuracy(epsilon: float = 1.0, clip: float = 1.0, patients: int = 2_000, seed: int = 2014) -> Interactive:
     """Sliders ε and C: DP-SGD's test accuracy and boundaries, all models trained once in advance.
 
@@ -77,6 +69,6 @@ def dpsgd_accuracy(epsilon: float = 1.0, clip: float = 1.0, patients: int = 2_00
     x, y = data["features"], data["condition"]
     fig = plots.DPSGDFigure(x[:half], y[:half], x[half:], y[half:], rng=np.random.default_rng(seed + 1))
     return Interactive(fig, fig.update,
-                       {"epsilon": _value_slider("epsilon", fig.EPSILONS, epsilon, "ε (epsilon)"),
-                        "clip": _value_slider("clip", fig.CLIPS, clip, "C (ℓ1 clip)")},
+                       {"epsilon": _choice_slider("epsilon", fig.EPSILONS, epsilon, "ε (epsilon)", fmt="g"),
+                        "clip": _choice_slider("clip", fig.CLIPS, clip, "C (ℓ1 clip)", fmt="g")},
                        "DP-SGD on the hospital's patients: accuracy against ε")

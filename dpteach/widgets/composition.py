@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import plots
 from ..curator import first_name_counts, synthetic_town
-from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider, log_slider
 
 __all__ = ["advanced_composition", "post_processing", "sequential_averaging"]
 
@@ -27,9 +27,7 @@ _KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 
 def advanced_composition(k: int = 100, epsilon: float = 0.1, delta_prime: float = 1e-6) -> Interactive:
     """Sliders k, ε and δ′: the total ε of k queries by basic (Thm 3.16) and advanced (Thm 3.20) composition."""
     fig = plots.AdvancedCompositionFigure()
-    delta_prime_slider = widgets.FloatLogSlider(value=delta_prime, base=10, min=-9, max=-2, step=0.25,
-                                                description="δ′ (delta′)", readout_format=".0e",
-                                                layout=_SLIDER_LAYOUT, style=_STYLE)
+    delta_prime_slider = log_slider(delta_prime, 1e-9, 1e-2, "δ′ (delta′)", step=0.25, readout_format=".0e")
     return Interactive(fig, fig.update,
                        {"k": _choice_slider("k", _KS, k, "k (queries)"),
                         "epsilon": epsilon_slider(epsilon, low=0.001, high=1.0),

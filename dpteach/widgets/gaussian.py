@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
-import numpy as np
 
 from .. import plots
 from ..generalized_gaussian import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
-from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider
+from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider, log_slider
 
 __all__ = [
     "error_tradeoff",
@@ -20,9 +19,7 @@ __all__ = [
 
 def privacy_delta_slider(value: float = 1e-6, low: float = 1e-10, high: float = 1e-2) -> widgets.FloatLogSlider:
     """A log-scaled δ slider for (ε, δ)-DP: the probability the guarantee may fail (10⁻¹⁰ to 10⁻² by default)."""
-    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=0.05,
-                                  description="δ (delta)", readout_format=".2g", continuous_update=True,
-                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+    return log_slider(value, low, high, "δ (delta)", step=0.05, readout_format=".2g")
 
 
 def sensitivity_norms(epsilon: float = 1.0, delta: float = 1e-6) -> Interactive:
