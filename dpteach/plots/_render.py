@@ -70,8 +70,13 @@ class Renderer:
         Everything ``update`` changes. An artist that changes but is not listed keeps its
         old pixels: tests compare blitted frames with full draws to catch that.
     key : callable, optional
-        Returns a hashable of whatever else the static pixels depend on.
+        Returns a hashable of whatever else the static pixels depend on. Each static state
+        seen (up to :attr:`MAX_STATES`) keeps its background, so a control that switches
+        between a few static states (a grid size) redraws each of them once.
     """
+
+    #: static states kept (backgrounds of width × height × 4 bytes each, plus overlays)
+    MAX_STATES = 24
 
     def __init__(self, fig: Figure, dynamic: Sequence[Artist], key: Callable[[], Hashable] | None = None) -> None:
         self.fig = fig
@@ -80,6 +85,8 @@ class Renderer:
         self.canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
         self._cache_key = None
         self._background = None
+        #: every static state seen, most recent last: (background, plan) by cache key
+        self._caches: dict = {}
         #: what a frame does, in order: draw these artists, then paste this overlay (either may be empty)
         self._plan: list[tuple[list[Artist], tuple[int, int, np.ndarray] | None]] = []
         self.rebuilds = 0
@@ -91,8 +98,9 @@ class Renderer:
         return (dpi, mode, tuple(self.fig.get_size_inches()), limits, self.key() if self.key else None)
 
     def invalidate(self) -> None:
-        """Forget the cached background and overlays (a style change, a resize)."""
+        """Forget every cached background and overlay (a style change, a resize)."""
         self._cache_key = None
+        self._caches.clear()
 
     def _build(self, solve_layout: Callable[[], None]) -> None:
         """Solve the layout, cache the background, render each run of static artists drawn above dynamic ones."""
@@ -148,8 +156,15 @@ class Renderer:
             self.fig.set_dpi(dpi)
         key = self._current_key(dpi, mode)
         if key != self._cache_key:
-            self._build(solve_layout)
-            self._cache_key = self._current_key(dpi, mode)   # the layout may have moved the axes
+            if key in self._caches:                       # a static state seen before: no redraw
+                self._background, self._plan = self._caches.pop(key)
+                self._cache_key = key
+            else:
+                self._build(solve_layout)
+                self._cache_key = self._current_key(dpi, mode)   # the layout may have moved the axes
+            self._caches[self._cache_key] = (self._background, self._plan)
+            while len(self._caches) > self.MAX_STATES:
+                self._caches.pop(next(iter(self._caches)))
         self.canvas.restore_region(self._background)
         renderer = self.canvas.get_renderer()
         for artists, overlay in self._plan:
