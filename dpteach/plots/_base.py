@@ -175,8 +175,19 @@ class _Updatable:
         with styled():
             return renderer.frame(dpi, _state["mode"], lambda: _solve_layout(self.fig))
 
-    def _repr_png_(self) -> bytes:
-        return png_bytes(self.fig, dpi=100)
+    def _repr_png_(self) -> tuple[bytes, dict]:
+        # the metadata's "alt" becomes the image's text alternative in the HTML book
+        return png_bytes(self.fig, dpi=100), {"alt": self.alt_text()}
+
+    def alt_text(self) -> str:
+        """A short description for readers who cannot see the figure: each panel's title and axes."""
+        panels = []
+        for ax in self.fig.axes:
+            title, x, y = (s.strip() for s in (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()))
+            axes = f"{y} against {x}" if x and y else (x or y)
+            panels.append(": ".join(p for p in (title, axes) if p))
+        panels = [p for p in panels if p]
+        return "Figure: " + "; ".join(panels) if panels else f"Figure: {type(self).__name__}"
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.title()}>"
