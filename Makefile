@@ -19,7 +19,8 @@ help:
 	@echo "make test         run every test: unit, notebooks (nbval), pairing, packaging"
 	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (CI runs it too)"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
-	@echo "make html         the HTML book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open)"
+	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open;"
+	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
@@ -49,8 +50,9 @@ LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(VENV)/.lab-installed $(SETTINGS)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
 
+# On both cores; a file's tests stay together on one worker (nbval runs a notebook's cells in one kernel).
 test: $(VENV)/.test-installed $(SETTINGS)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # Every chapter, top to bottom, with five other seeds for every generator it seeds (on both cores).
 test-seeds: $(VENV)/.test-installed
@@ -65,10 +67,13 @@ execute: sync $(VENV)/.test-installed
 		--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False $(NOTEBOOKS)
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
-# The reader's book: every chapter executed headless (widget state saved), one page each,
-# an index, previous/next links. OFFLINE=1 copies MathJax, require.js and the widget
-# renderer in; INSTRUCTOR=1 writes build/html-instructor with every solution open.
-EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor)
+# The reader's book (Sphinx + myst-nb + sphinx-book-theme): every chapter executed headless
+# (widget state saved), a sidebar of chapters, offline search, launch and download links.
+# OFFLINE=1 bundles MathJax, require.js, the widget renderer and their fonts; INSTRUCTOR=1
+# writes build/html-instructor with every solution open; REPO=owner/name adds "Open in
+# Binder" to every page, and HUB=https://hub... (with REPO, BRANCH) "Open on a JupyterHub".
+EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor) \
+	$(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) --branch $(BRANCH)
 
 build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
 	$(BIN)/python -m dpteach.export execute

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import html
+import os
 import re
 import shutil
 import subprocess
@@ -40,6 +40,7 @@ NPM_ASSETS = [
 ]
 REVEAL = ("reveal.js", "4.6.1", {"dist": "reveal.js/dist", "plugin": "reveal.js/plugin"})
 JQUERY = ("jquery", "3.7.1", {"dist/jquery.min.js": "jquery.min.js"})
+MATHJAX_TEX_FONTS = ("mathjax", "2.7.9", {"fonts/HTML-CSS/TeX/otf": "mathjax/fonts/HTML-CSS/TeX/otf"})
 
 
 # -- executing ---------------------------------------------------------------------------
@@ -77,7 +78,7 @@ def _npm_pack(name: str, version: str, cache: Path) -> Path:
 
 def _extract(tgz: Path, mapping: dict[str, str], dest: Path) -> None:
     with tarfile.open(tgz) as tar:
-        for member in tar.getmembers():
+        for member in tar:          # in archive order: each file is read as the stream passes it
             if not member.isfile() or member.name.endswith(".map"):
                 continue
             inner = member.name.split("/", 1)[1]          # drop the leading "package/"
@@ -112,78 +113,204 @@ def copy_offline_assets(dest: Path, cache: Path, reveal: bool = False) -> dict[s
     return settings
 
 
-# -- HTML book ---------------------------------------------------------------------------
+# -- HTML book (Sphinx + myst-nb + sphinx-book-theme) ------------------------------------
 
-def _nav(items: list[Chapter], i: int, suffix: str = ".html") -> str:
-    prev_link = (f"<a href='{items[i - 1].path.stem}{suffix}'>← {items[i - 1].number} "
-                 f"{html.escape(items[i - 1].title)}</a>") if i > 0 else "<span></span>"
-    next_link = (f"<a href='{items[i + 1].path.stem}{suffix}'>{items[i + 1].number} "
-                 f"{html.escape(items[i + 1].title)} →</a>") if i + 1 < len(items) else "<span></span>"
-    return (f"<nav class='dpteach-nav'>{prev_link}<a href='index.html'>Contents</a>{next_link}</nav>")
+BOOK_CONF = TEMPLATES / "book"
+#: Text that says an interactive figure needs a kernel: true in JupyterLab, not in an image's description.
+_LIVE_HINT = re.compile(r"\s*\((?:move|drag)[^()]*\)\s*$")
+_FIGURE_REPR = re.compile(r"^<(\w+): (.*)>$", re.S)
+_CONTROLS = ("SliderModel", "ToggleButtonModel", "CheckboxModel", "DropdownModel", "RadioButtonsModel",
+             "ToggleButtonsModel", "IntTextModel", "FloatTextModel", "BoundedIntTextModel", "BoundedFloatTextModel")
 
 
 def _link_pages(source: str) -> str:
-    """Links between chapters point at the exported pages, not at the notebooks."""
+    """Links between chapters point at the book's pages, not at the notebooks."""
     return re.sub(r"(\d\d_[a-z0-9_]+)\.ipynb", r"\1.html", source)
 
 
-def build_html(out: Path, offline: bool = False, instructor: bool = False,
-               executed: Path | None = None) -> list[Path]:
-    """Execute every chapter and write one HTML page each, an index and the assets."""
-    import nbformat
-    from nbconvert import HTMLExporter
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
 
-    items = chapters(NOTEBOOKS)
-    out.mkdir(parents=True, exist_ok=True)
-    executed = executed or out.parent / "executed"
-    settings = copy_offline_assets(out, out.parent / "npm-cache") if offline else {}
-    exporter = HTMLExporter(template_name="dpteach_html", **_TEMPLATE_DIRS,
-                            embed_images=True, **settings)
-    pages = []
-    for i, chapter in enumerate(items):
-        path = executed / chapter.path.name
-        nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
-        for cell in nb.cells:
-            if cell.cell_type == "markdown":
-                cell.source = _link_pages(cell.source)
-            for output in cell.get("outputs", []):
-                if "text/html" in output.get("data", {}):
-                    output["data"]["text/html"] = _link_pages(output["data"]["text/html"])
-        resources = {"dpteach_nav": _nav(items, i), "dpteach_show_solutions": instructor, "dpteach_offline": offline,
-                     "metadata": {"name": f"{chapter.number} · {chapter.title}"}}
-        if instructor:
-            resources["dpteach_banner"] = "Instructor edition: every solution is shown open."
-        body, _ = exporter.from_notebook_node(nb, resources=resources)
-        page = out / f"{chapter.path.stem}.html"
-        page.write_text(body, encoding="utf-8")
-        pages.append(page)
-    (out / "index.html").write_text(_index(items, instructor), encoding="utf-8")
-    return [out / "index.html", *pages]
+
+def _figure_alt(output: dict, section: str) -> str:
+    """A short description of an inline figure: the figure's own (``alt`` metadata, from
+    ``alt_text()``), else its title from the ``<FigureClass: title>`` repr, else the section it is in."""
+    alt = output.get("metadata", {}).get("image/png", {}).get("alt")
+    if alt:
+        return str(alt)
+    shown = _FIGURE_REPR.match(_text(output.get("data", {}).get("text/plain")).strip())
+    if shown and shown.group(2).strip():
+        return f"Figure: {shown.group(2).strip()}"
+    return f"Figure in the section “{section}”" if section else "Figure"
+
+
+def _widget_alts(state: dict, model_id: str, description: str, section: str) -> tuple[list[str], dict | None]:
+    """One description per image of a widget view (in the order of the widget tree), and for a
+    precomputed view ``{"labels": slider labels, "alts": one description per frame}``.
+
+    A frame of a precomputed view is described with the slider value it was drawn at (the page
+    shows one frame at a time: its script picks the description by the slider's readout); a
+    live figure with the values its controls had when the chapter was executed."""
+    base = _LIVE_HINT.sub("", description).strip() or (
+        f"Interactive figure in the section “{section}”" if section else "Interactive figure")
+    nodes, images, stacks, controls = [], [], {}, []
+
+    def walk(mid: str, parent: str | None) -> None:
+        model = state.get(mid)
+        if model is None:
+            return
+        name, st = model.get("model_name", ""), model.get("state", {})
+        if name == "ImageModel":
+            images.append((mid, parent))
+        if name == "StackModel":
+            stacks[mid] = [c.removeprefix("IPY_MODEL_") for c in st.get("children", [])]
+        if name.endswith(_CONTROLS) and st.get("description"):
+            if "_options_labels" in st:
+                labels = st["_options_labels"]
+                index = st.get("index", 0)
+                value = labels[index] if isinstance(index, int) and 0 <= index < len(labels) else ""
+            else:
+                value = st.get("value", "")
+                value = f"{value:g}" if isinstance(value, float) else str(value)
+            controls.append((st["description"], value, st.get("_options_labels")))
+        nodes.append(mid)
+        for child in st.get("children", []):
+            if isinstance(child, str):
+                walk(child.removeprefix("IPY_MODEL_"), mid)
+
+    walk(model_id, None)
+    frames = next((labels for _, _, labels in controls if labels), None)
+    chooser = next((desc for desc, _, labels in controls if labels), "")
+    alts, frame_alts = [], None
+    for mid, parent in images:
+        if parent in stacks and frames and len(frames) == len(stacks[parent]):
+            i = stacks[parent].index(mid)
+            alts.append(f"{base}; frame {i + 1} of {len(frames)}, drawn at {chooser} = {frames[i]}")
+            frame_alts = frame_alts or {"labels": list(frames), "alts": []}
+            frame_alts["alts"].append(alts[-1])
+        elif controls:
+            alts.append(f"{base}; drawn at " + ", ".join(f"{d} = {v}" for d, v, _ in controls))
+        else:
+            alts.append(base)
+    return alts, frame_alts
+
+
+def book_sources(nb, instructor: bool = False):
+    """A chapter made ready for the book: solutions folded (open for instructors), links to
+    pages, and a text alternative for every figure, inline or inside a widget."""
+    nb = copy.deepcopy(nb)
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    section = ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            headings = re.findall(r"(?m)^#{1,3} (.+)$", cell.source)
+            section = headings[-1].strip() if headings else section
+            continue
+        if cell.cell_type != "code":
+            continue
+        tags = cell.metadata.setdefault("tags", [])
+        if "solution" in tags:
+            cell.metadata["mystnb"] = {**cell.metadata.get("mystnb", {}),
+                                       "code_prompt_show": "Show the solution", "code_prompt_hide": "Hide the solution"}
+            if not instructor and "hide-cell" not in tags:
+                tags.append("hide-cell")
+        alts = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/html" in data:
+                data["text/html"] = _link_pages(_text(data["text/html"]))
+            if "image/png" in data:
+                alts.append(_figure_alt(output, section))
+            view = data.get("application/vnd.jupyter.widget-view+json")
+            if view and view.get("model_id") in state:
+                view["dpteach_alt"], frames = _widget_alts(state, view["model_id"], _text(data.get("text/plain")), section)
+                if frames:
+                    view["dpteach_frames"] = frames
+        if alts:
+            image = cell.metadata.setdefault("mystnb", {}).setdefault("image", {})
+            image["alt"] = "; ".join(dict.fromkeys(alts))
+    return nb
 
 
 def _index(items: list[Chapter], instructor: bool) -> str:
-    rows = "\n".join(
-        f"<li><a href='{c.path.stem}.html'><b>{c.number}</b> {html.escape(c.title)}</a>"
-        f"<p>{html.escape(c.summary)}</p></li>" for c in items)
-    edition = " (instructor edition: solutions shown)" if instructor else ""
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>dpteach: the Laplace mechanism, a workbook</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
- body {{ font: 17px/1.5 system-ui, sans-serif; max-width: 52em; margin: 2em auto; padding: 0 1em; color: #222; }}
- h1 {{ font-size: 1.8em; }} li {{ margin: 0.8em 0; list-style: none; }} ul {{ padding: 0; }}
- a {{ color: #0072B2; text-decoration: none; font-size: 1.1em; }} a:hover {{ text-decoration: underline; }}
- p {{ margin: 0.2em 0 0 0; color: #444; }}
-</style></head>
-<body><h1>The Laplace mechanism: an interactive workbook{edition}</h1>
-<p>Differential privacy from Dwork &amp; Roth, <i>The Algorithmic Foundations of Differential Privacy</i>,
-chapter 3. These pages were executed when they were built: figures and formulas are all here, and the
-interactive figures show the state they were saved in (precomputed views still move). To move every
-slider and run the code, open the notebooks in JupyterLab (<code>make lab</code>).</p>
-<ul>
+    # the sidebar shows each title up to its colon ("05 · Accuracy and the census first names")
+    toc = "\n".join(f"{c.number} · {c.title.split(': ')[0]} <{c.path.stem}>" for c in items)
+    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {c.summary}" for c in items)
+    edition = "\n\n*Instructor edition: every solution is shown open.*" if instructor else ""
+    return f"""# The Laplace mechanism: an interactive workbook
+
+Differential privacy from Dwork & Roth, *The Algorithmic Foundations of Differential Privacy*,
+chapter 3, and what grows from it. These pages were executed when they were built: figures and
+formulas are all here, and the interactive figures show the state they were saved in (precomputed
+views still move). To move every slider and run the code, open a chapter in JupyterLab (the rocket
+menu at the top of each page, or `make lab`); each page can also be downloaded as a notebook.{edition}
+
+```{{toctree}}
+:hidden:
+:maxdepth: 1
+
+{toc}
+```
+
 {rows}
-</ul></body></html>
 """
+
+
+def _book_assets(work: Path, cache: Path) -> Path:
+    """MathJax, require.js and the widget renderer for ``_static/``, plus the fonts they ask for."""
+    copy_offline_assets(work, cache)
+    assets = work / "assets"
+    # The widget renderer finds its icon fonts (FontAwesome .woff2/.woff/.ttf, in the bundle)
+    # beside its modules' URLs, which require.js derives from their names (@jupyter-widgets/…,
+    # i.e. a folder beside the page): point those names at the bundle's folder.
+    (assets / "dpteach-require-paths.js").write_text(
+        "var require = {paths: {'@jupyter-widgets': '_static/html-manager',\n"
+        "                       '@jupyter-widgets/html-manager/dist': '_static/html-manager'}};\n")
+    # MathJax's TeX fonts (assistive MathML and a few symbols ask for them; the PyPI copy has STIX-Web only).
+    _extract(_npm_pack(*MATHJAX_TEX_FONTS[:2], cache), MATHJAX_TEX_FONTS[2], assets)
+    return assets
+
+
+def build_html(out: Path, offline: bool = False, instructor: bool = False, executed: Path | None = None,
+               repo: str = "", hub: str = "", branch: str = "main", cache: Path | None = None) -> list[Path]:
+    """The reader's book: every chapter (executed, widget state saved) as a page of a Sphinx book.
+
+    Chapters come from ``executed`` (run the missing ones first). Returns the index and the
+    chapter pages."""
+    import nbformat
+
+    items = chapters(NOTEBOOKS)
+    executed = executed or out.parent / "executed"
+    work = out.parent / f".{out.name}-sources"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    src = work / "src"
+    src.mkdir(parents=True)
+    downloads = out / "downloads"
+    downloads.mkdir(parents=True)
+    for chapter in items:
+        path = executed / chapter.path.name
+        nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
+        nbformat.write(book_sources(nb, instructor), src / chapter.path.name)
+        nbformat.write(nb, downloads / chapter.path.name)
+        twin = chapter.path.with_suffix(".md")
+        if twin.exists():
+            shutil.copyfile(twin, downloads / twin.name)
+    (src / "index.md").write_text(_index(items, instructor), encoding="utf-8")
+    overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
+                 "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch}
+    if offline:
+        overrides["dpteach_assets"] = str(_book_assets(work, cache or ROOT / "build" / "npm-cache"))
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(BOOK_CONF), "-d", str(work / "doctrees"),
+               str(src), str(out)]
+    for key, value in overrides.items():
+        if value != "":
+            command += ["-D", f"{key}={value}"]
+    env = {**os.environ, "PYTHONWARNINGS": "ignore::DeprecationWarning"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0 or done.stderr.strip():
+        raise RuntimeError(f"the Sphinx build of the book failed or warned:\n{done.stderr[-4000:]}")
+    return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items)]
 
 
 # -- slides ------------------------------------------------------------------------------
@@ -273,6 +400,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="output folder (default build/html or build/slides)")
     parser.add_argument("--offline", action="store_true", help="copy MathJax, require.js, widgets, reveal.js in")
     parser.add_argument("--instructor", action="store_true", help="HTML with every solution shown")
+    parser.add_argument("--repo", default="", help="owner/name on GitHub: an 'Open in Binder' link on every page")
+    parser.add_argument("--hub", default="", help="a JupyterHub URL: an 'Open on a JupyterHub' link (needs --repo)")
+    parser.add_argument("--branch", default="main", help="the branch nbgitpuller pulls (default main)")
     parser.add_argument("--executed", type=Path, default=ROOT / "build" / "executed",
                         help="folder of executed notebooks to reuse (default build/executed)")
     args = parser.parse_args(argv)
@@ -284,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.what == "html":
         out = args.out or ROOT / "build" / ("html-instructor" if args.instructor else "html")
-        pages = build_html(out, offline=args.offline, instructor=args.instructor, executed=args.executed)
+        pages = build_html(out, offline=args.offline, instructor=args.instructor, executed=args.executed,
+                           repo=args.repo, hub=args.hub, branch=args.branch)
     else:
         pages = build_slides(args.out or ROOT / "build" / "slides", offline=args.offline, executed=args.executed)
     for page in pages:

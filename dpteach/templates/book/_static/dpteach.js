@@ -1,0 +1,100 @@
+/* dpteach's book: describe every widget figure and name every control, once the widget
+   renderer has drawn them (it draws after the page loads, from the saved widget state).
+   Each widget view's JSON carries "dpteach_alt": one text alternative per image, in the
+   order the renderer draws them (written at build time by dpteach.export). */
+(function () {
+  "use strict";
+  var VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';
+
+  function describeFigures() {
+    document.querySelectorAll(VIEW).forEach(function (tag) {
+      var data;
+      try { data = JSON.parse(tag.textContent); } catch (e) { return; }
+      var alts = data.dpteach_alt, frames = data.dpteach_frames;
+      var view = tag.previousElementSibling;       // the renderer inserts the view just before its tag
+      if (!alts || !alts.length || !view) { return; }
+      if (frames) {
+        // A precomputed view draws one frame at a time: describe it by the slider's current label.
+        var readout = view.querySelector(".widget-readout");
+        var i = readout ? frames.labels.indexOf(readout.textContent.trim()) : -1;
+        view.querySelectorAll("img").forEach(function (img) {
+          img.setAttribute("alt", i >= 0 ? frames.alts[i] : frames.alts[0]);
+        });
+        return;
+      }
+      view.querySelectorAll("img").forEach(function (img, i) {
+        img.setAttribute("alt", alts[Math.min(i, alts.length - 1)]);
+      });
+    });
+  }
+
+  function nameControls() {
+    // A control's visible label is a .widget-label child of one of its ancestors (the widget's own box).
+    document.querySelectorAll('.jupyter-widgets [role="slider"], .jupyter-widgets input, .jupyter-widgets select, .jupyter-widgets textarea')
+      .forEach(function (el) {
+        if (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) { return; }
+        for (var box = el.parentElement; box && !box.classList.contains("widget-subarea"); box = box.parentElement) {
+          var label = box.querySelector(":scope > .widget-label");
+          if (label && label.textContent.trim()) { el.setAttribute("aria-label", label.textContent.trim()); return; }
+        }
+      });
+  }
+
+  // Search results (search.html): a page found for every word of the query links to its
+  // section whose title holds them all ("Theorem 3.8" lands on the section on Theorem 3.8).
+  function anchorSearchResults() {
+    // searchtools.js declares Search with const: a global name, not a property of window
+    var index = typeof Search !== "undefined" && Search._index;
+    var query = new URLSearchParams(window.location.search).get("q");
+    if (!index || !query) { return; }
+    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    document.querySelectorAll("#search-results ul.search li > a").forEach(function (a) {
+      var href = a.getAttribute("href");
+      if (a.dataset.dpteachSection || href.indexOf("#") >= 0) { return; }
+      a.dataset.dpteachSection = "checked";
+      var file = index.docnames.indexOf(href.split("?")[0].replace(/\.html$/, ""));
+      var best = null;           // the shortest (most specific) section title holding every word
+      Object.keys(index.alltitles).forEach(function (title) {
+        var lower = title.toLowerCase();
+        if ((best && best[0].length <= title.length) || !words.every(function (w) { return lower.indexOf(w) >= 0; })) { return; }
+        index.alltitles[title].forEach(function (place) {
+          if (place[0] === file && place[1] && index.titles[file] !== title) { best = [title, place[1]]; }
+        });
+      });
+      if (best) {
+        a.setAttribute("href", href + "#" + best[1]);
+        var where = document.createElement("span");
+        where.className = "dpteach-search-section";
+        where.textContent = " › " + best[0];
+        a.appendChild(where);
+      }
+    });
+  }
+
+  var pending = false;
+  function update() {
+    if (pending) { return; }
+    pending = true;
+    window.requestAnimationFrame(function () {
+      pending = false; describeFigures(); nameControls(); anchorSearchResults();
+    });
+  }
+
+  function start() {
+    update();
+    new MutationObserver(update).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
+})();
+
+/* Search ranking (Sphinx's searchtools.js uses a global Scorer when one is defined before it
+   loads): Sphinx's own weights, and a chapter whose title holds the whole query comes first. */
+var Scorer = {
+  score: function (result) {
+    var query = (new URLSearchParams(window.location.search).get("q") || "").toLowerCase().trim();
+    var title = String(result[1] || "").toLowerCase();
+    return result[4] + (query.length > 2 && title.indexOf(query) >= 0 ? 30 : 0);
+  },
+  objNameMatch: 11, objPartialMatch: 6, objPrio: { 0: 15, 1: 5, 2: -5 }, objPrioDefault: 0,
+  title: 15, partialTitle: 7, term: 5, partialTerm: 2
+};

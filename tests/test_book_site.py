@@ -1,0 +1,183 @@
+"""The reader's book (Sphinx + myst-nb + sphinx-book-theme), checked without a browser.
+
+One offline build of the student edition is shared by this file and the browser tests
+(``built_book``); the instructor edition is built once more, online and with a hub link.
+"""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from conftest import ROOT
+
+from dpteach import export
+from dpteach.book import chapters
+
+PAGES = [c.path.stem + ".html" for c in chapters(ROOT / "notebooks")]
+REPO, HUB = "someone/dpteach", "https://hub.example.edu"
+_BUILT: dict[str, Path] = {}
+
+
+def built_book(tmp_path_factory, edition: str) -> Path:
+    """The book, built once per test session from the committed (executed, nbval-checked) notebooks.
+
+    "student": offline, with a Binder link; "instructor": online (CDN scripts), Binder and hub links."""
+    if edition not in _BUILT:
+        out = tmp_path_factory.mktemp(f"book-{edition}") / "html"
+        if edition == "student":
+            export.build_html(out, offline=True, executed=ROOT / "notebooks", repo=REPO)
+        else:
+            export.build_html(out, instructor=True, executed=ROOT / "notebooks", repo=REPO, hub=HUB)
+        _BUILT[edition] = out
+    return _BUILT[edition]
+
+
+def axe_source() -> str:
+    """axe-core's script, from the npm registry (``npm pack``), cached beside the other npm packages."""
+    cache = ROOT / "build" / "npm-cache"
+    tgz = export._npm_pack("axe-core", "4.14.1", cache)
+    import tarfile
+    with tarfile.open(tgz) as tar:
+        return tar.extractfile("package/axe.min.js").read().decode()
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    return built_book(tmp_path_factory, "student")
+
+
+@pytest.fixture(scope="module")
+def instructor(tmp_path_factory):
+    return built_book(tmp_path_factory, "instructor")
+
+
+def _links(page: Path) -> list[str]:
+    return re.findall(r"href=\"([^\"]+)\"", page.read_text())
+
+
+def test_every_chapter_is_a_page_in_the_sidebar_of_every_page(book):
+    for name in ["index.html", *PAGES]:
+        text = (book / name).read_text()
+        sidebar = text.split('class="bd-sidebar-primary', 1)[1].split("</nav>", 1)[0]
+        listed = re.findall(r"href=\"(\d\d_[a-z0-9_]+\.html)\"", sidebar)
+        assert listed == [p for p in PAGES if p != name], name     # the current page links to itself as "#"
+
+
+def test_pages_link_to_previous_and_next(book):
+    for i, name in enumerate(PAGES):
+        links = set(_links(book / name))
+        assert "index.html" in links or i > 0
+        if i > 0:
+            assert PAGES[i - 1] in links
+        if i + 1 < len(PAGES):
+            assert PAGES[i + 1] in links
+        assert not any(re.match(r"\d\d_[a-z0-9_]+\.ipynb", h) for h in links), "links must point at pages"
+
+
+def test_every_page_has_binder_and_download_links_that_resolve(book):
+    for name in PAGES:
+        stem = name.removesuffix(".html")
+        links = _links(book / name)
+        assert f"https://mybinder.org/v2/gh/{REPO}/HEAD?urlpath=lab/tree/notebooks/{stem}.ipynb" in links
+        assert not any("git-pull" in h for h in links), "no hub link without HUB"
+        for ext in (".ipynb", ".md"):
+            assert f"downloads/{stem}{ext}" in links
+            assert (book / "downloads" / f"{stem}{ext}").is_file()
+    nb = json.loads((book / "downloads" / "03_laplace_mechanism.ipynb").read_text())
+    assert any(c.get("outputs") for c in nb["cells"]), "the downloaded notebook keeps its outputs"
+
+
+def test_binder_link_is_the_one_make_binder_url_prints(book):
+    printed = subprocess.run(["make", "-s", "binder-url", f"REPO={REPO}"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.strip()
+    assert printed in _links(book / "00_start_here.html")
+
+
+def test_hub_link_is_the_one_make_nbgitpuller_url_prints(instructor):
+    printed = subprocess.run(["make", "-s", "nbgitpuller-url", f"HUB={HUB}", f"REPO=https://github.com/{REPO}"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    assert printed in _links(instructor / "00_start_here.html")
+    link = next(h for h in _links(instructor / "05_accuracy_census_names.html") if "git-pull" in h)
+    query = parse_qs(urlparse(link.replace("&amp;", "&")).query)
+    assert query["urlpath"] == ["lab/tree/dpteach/notebooks/05_accuracy_census_names.ipynb"]
+
+
+def test_no_launch_links_when_no_repository_is_given(tmp_path):
+    out = tmp_path / "html"
+    export.build_html(out, executed=ROOT / "notebooks")
+    links = _links(out / "03_laplace_mechanism.html")
+    assert not any("mybinder" in h or "git-pull" in h for h in links)
+    assert "downloads/03_laplace_mechanism.ipynb" in links
+
+
+def test_offline_book_asks_nothing_of_the_network(book):
+    """Scripts, styles and fonts come from _static/, not from a CDN (the browser test checks the requests)."""
+    for page in book.glob("*.html"):
+        text = page.read_text()
+        for url in re.findall(r"<(?:script|link)[^>]+(?:src|href)=\"([^\"]+)\"", text):
+            assert not url.startswith(("http:", "https:", "//")), (page.name, url)
+    for asset in ("mathjax/MathJax.js", "require.js", "html-manager/embed-amd.js"):
+        assert (book / "_static" / asset).exists()
+
+
+def test_solutions_are_folded_for_students_and_open_for_instructors(book, instructor):
+    student = (book / "03_laplace_mechanism.html").read_text()
+    folded = re.findall(r"<div class=\"cell[^\"]*tag_solution[^\"]*\"", student)
+    assert len(folded) >= 2 and all("tag_hide-cell" in c for c in folded)
+    assert "Show the solution" in student
+    teacher = (instructor / "03_laplace_mechanism.html").read_text()
+    shown = re.findall(r"<div class=\"cell[^\"]*tag_solution[^\"]*\"", teacher)
+    assert len(shown) == len(folded) and not any("tag_hide-cell" in c for c in shown)
+    assert "Instructor edition" in teacher
+
+
+def test_every_figure_has_a_text_alternative(book):
+    """Inline figures get alt at build time; each widget image's description travels in its view."""
+    for name in PAGES:
+        text = (book / name).read_text()
+        for img in re.findall(r"<img [^>]*src=\"_images/[^>]*>", text):
+            alt = re.search(r"alt=\"([^\"]*)\"", img).group(1)
+            assert alt and not alt.startswith("_images") and not alt.endswith(".png"), (name, img)
+        for view in re.findall(r"<script type=\"application/vnd.jupyter.widget-view\+json\">(.*?)</script>", text):
+            data = json.loads(view)
+            assert data.get("dpteach_alt") and all(a.strip() for a in data["dpteach_alt"]), (name, data)
+
+
+def test_widget_alts_describe_precomputed_frames():
+    """Each frame of a precomputed view says which slider value it was drawn at."""
+    import nbformat
+    nb = export.book_sources(nbformat.read(ROOT / "notebooks" / "03_laplace_mechanism.ipynb", as_version=4))
+    views = [o["data"]["application/vnd.jupyter.widget-view+json"] for c in nb.cells for o in c.get("outputs", [])
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    frames = next(v["dpteach_frames"] for v in views if "dpteach_frames" in v)
+    assert len(frames["alts"]) == len(frames["labels"]) > 1
+    for i, (label, alt) in enumerate(zip(frames["labels"], frames["alts"])):
+        assert f"frame {i + 1} of {len(frames['alts'])}" in alt and alt.endswith(f"= {label}")
+
+
+def test_search_index_holds_the_sections(book):
+    index = (book / "searchindex.js").read_text()
+    data = json.loads(index[index.index("(") + 1:index.rindex(")")])
+    titles = {t for page_titles in data["alltitles"] for t in [page_titles]}
+    assert any("Theorem 3.8" in t for t in titles)
+    assert "laplac" in data["terms"]
+
+
+def test_a_figure_describes_itself_to_the_book():
+    """A figure's PNG carries its alt text (titles and axes) as display metadata; the book uses it."""
+    import numpy as np
+    from IPython.core.formatters import DisplayFormatter
+
+    from dpteach import plots
+    fig = plots.TailFigure(np.random.default_rng(1).laplace(size=200), 1.0)
+    ax = fig.fig.axes[0]
+    data, metadata = DisplayFormatter().format(fig)
+    alt = metadata["image/png"]["alt"]
+    assert alt == fig.alt_text() and ax.get_title() in alt and ax.get_xlabel().strip() in alt
+    output = {"data": {"image/png": "", "text/plain": repr(fig)}, "metadata": metadata}
+    assert export._figure_alt(output, "a section") == alt
+    del output["metadata"]
+    assert export._figure_alt(output, "a section") == f"Figure: {ax.get_title()}"     # from the repr, as stored
