@@ -12,12 +12,13 @@ PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test test-seeds execute sync html slides bench binder-url nbgitpuller-url clean
+.PHONY: help lab test test-seeds lock execute sync html slides bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
 	@echo "make test         run every test: unit, notebooks (nbval), pairing, packaging"
 	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (CI runs it too)"
+	@echo "make lock         re-resolve requirements/*.lock.txt from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
 	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open;"
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
@@ -30,14 +31,29 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 
-# Stamps make a second run fast: pip runs again only when pyproject.toml changes.
-$(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[lab]'
+# Every package at the version the test suite passed with: requirements/*.lock.txt, written by
+# `make lock` from pyproject.toml's ranges. Stamps make a second run fast: pip runs again only
+# when a lock (or pyproject.toml) changes.
+$(VENV)/.lab-installed: requirements/lab.lock.txt pyproject.toml | $(BIN)/python
+	$(PIP) install -r requirements/lab.lock.txt
+	$(PIP) install --no-deps -e .
 	@touch $@
 
-$(VENV)/.test-installed: pyproject.toml $(VENV)/.lab-installed
-	$(PIP) install -e '.[lab,test]'
+$(VENV)/.test-installed: requirements/test.lock.txt pyproject.toml $(VENV)/.lab-installed
+	$(PIP) install -r requirements/test.lock.txt
 	@touch $@
+
+# Versions change on purpose only: `make lock` keeps every pin that still satisfies pyproject.toml
+# and adds what is new; `make lock UPGRADE=1` moves everything to the newest allowed release (then
+# run the whole suite). uv resolves once for every Python ≥ 3.10 (markers split where needed); the
+# lab lock is the test lock's subset; environment.yml and binder/environment.yml are written from it.
+lock: | $(BIN)/python
+	$(PIP) install 'uv>=0.5'
+	$(BIN)/uv pip compile pyproject.toml --extra lab --extra test --universal --python-version 3.10 \
+		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/test.lock.txt
+	$(BIN)/uv pip compile pyproject.toml --extra lab --universal --python-version 3.10 \
+		--no-header --quiet -c requirements/test.lock.txt -o requirements/lab.lock.txt
+	$(BIN)/python requirements/sync_environment.py
 
 # Paired .md files open as notebooks, and JupyterLab asks nothing of the network.
 $(SETTINGS): binder/overrides.json | $(BIN)/python

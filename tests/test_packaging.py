@@ -27,7 +27,7 @@ def _name(requirement: str) -> str:
 
 
 def _conda_packages(text: str) -> dict[str, str]:
-    """{name: version pin or ''} for the dependencies of a conda environment file."""
+    """{name: version pin or ''} for the dependencies of a conda environment file, pip's included."""
     deps = text.split("dependencies:", 1)[1]
     out = {}
     for line in deps.splitlines():
@@ -37,29 +37,62 @@ def _conda_packages(text: str) -> dict[str, str]:
     return out
 
 
+def _lock(name: str) -> dict[str, str]:
+    """{package: version} of a lock file's entries that apply on Python 3.11 (what conda installs)."""
+    sys.path.insert(0, str(ROOT / "requirements"))
+    from sync_environment import pins
+    return {_name(p): p.split("==")[1] for p in pins(ROOT / "requirements" / f"{name}.lock.txt")}
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
 def test_binder_environment_is_identical_to_the_root_one():
     """repo2docker ignores the root environment.yml once binder/ exists, so the two must be one."""
     assert (ROOT / "binder" / "environment.yml").read_bytes() == (ROOT / "environment.yml").read_bytes()
 
 
-def test_environment_names_the_same_packages_as_pyproject():
-    """conda (students, Binder) and pip (make lab) install the same runtime and lab packages."""
-    project = _pyproject()["project"]
-    pip_names = {_name(r) for r in project["dependencies"] + project["optional-dependencies"]["lab"]}
-    conda = _conda_packages((ROOT / "environment.yml").read_text())
-    conda_names = set(conda) - {"python", "pip"}
-    assert conda_names == pip_names
+def test_environment_files_are_written_from_the_lab_lock():
+    """One source of truth: conda (students, Binder) installs exactly the lab lock's versions."""
+    check = subprocess.run([sys.executable, str(ROOT / "requirements" / "sync_environment.py"), "--check"],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout
+    conda = {_normal(k): v for k, v in _conda_packages((ROOT / "environment.yml").read_text()).items()}
+    lock = {_normal(k): v for k, v in _lock("lab").items()}
+    assert {k: v for k, v in conda.items() if k not in ("python", "pip")} == lock
 
 
-def test_upper_bounds_agree_between_pip_and_conda():
-    """A cap in pyproject.toml (matplotlib's, kept for slider speed) binds conda and Binder too."""
+def test_locks_cover_pyproject_and_agree_with_each_other():
+    """Every dependency pyproject.toml names is pinned; the lab lock is the test lock's subset, version for version."""
     project = _pyproject()["project"]
-    conda = (ROOT / "environment.yml").read_text()
-    capped = [r for r in project["dependencies"] + project["optional-dependencies"]["lab"] if "<" in r]
-    assert capped, "no capped dependency left: drop this test or the comment in pyproject.toml"
-    for requirement in capped:
-        name, spec = _name(requirement), requirement[len(_name(requirement)):]
-        assert re.search(rf"^\s*-\s*{re.escape(name)}{re.escape(spec)}(\s|$)", conda, re.M), requirement
+    lab, test = {_normal(k): v for k, v in _lock("lab").items()}, {_normal(k): v for k, v in _lock("test").items()}
+    for requirement in project["dependencies"] + project["optional-dependencies"]["lab"]:
+        assert _normal(_name(requirement)) in lab, requirement
+    for requirement in project["optional-dependencies"]["test"]:
+        if "python_version < '3.11'" not in requirement:
+            assert _normal(_name(requirement)) in test, requirement
+    assert {k: test.get(k) for k in lab} == lab
+
+
+def test_locked_versions_satisfy_pyproject():
+    """A lock that no longer satisfies pyproject.toml's ranges (a cap added, say) is stale: run `make lock`."""
+    from packaging.requirements import Requirement
+    project = _pyproject()["project"]
+    test = {_normal(k): v for k, v in _lock("test").items()}
+    for line in project["dependencies"] + sum(project["optional-dependencies"].values(), []):
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate({"python_version": "3.11"}):
+            version = test[_normal(requirement.name)]
+            assert requirement.specifier.contains(version, prereleases=True), f"{line}: locked {version}"
+
+
+def test_make_and_ci_install_from_the_locks():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "install -r requirements/lab.lock.txt" in makefile and "install -r requirements/test.lock.txt" in makefile
+    assert "install --no-deps -e ." in makefile
+    assert not re.search(r"install -e '\.\[", makefile), "an install from pyproject's ranges, not the lock"
+    assert "--upgrade" in makefile and "UPGRADE" in makefile   # make lock UPGRADE=1: upgrades are deliberate
 
 
 def test_jupytext_is_pinned_to_one_exact_version_everywhere():
@@ -79,7 +112,9 @@ def test_python_requirement_is_310_or_newer():
 
 
 def test_binder_postbuild_installs_the_package_and_the_viewer_override():
+    """postBuild installs the package itself (its dependencies come from the lock) and fetches nothing else."""
     text = (ROOT / "binder" / "postBuild").read_text()
+    assert not re.search(r"\b(curl|wget|git clone|npm|jupyter labextension install)\b", text)
     assert text.startswith("#!/bin/bash") and "set -e" in text
     assert "pip install --no-deps -e ." in text
     assert "binder/overrides.json" in text and "share/jupyter/lab/settings" in text
