@@ -53,6 +53,8 @@ lock: | $(BIN)/python
 		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/test.lock.txt
 	$(BIN)/uv pip compile pyproject.toml --extra lab --universal --python-version 3.10 \
 		--no-header --quiet -c requirements/test.lock.txt -o requirements/lab.lock.txt
+	$(BIN)/uv pip compile pyproject.toml --extra lab requirements/present.in --universal --python-version 3.10 \
+		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/present.lock.txt
 	$(BIN)/python requirements/sync_environment.py
 
 # Paired .md files open as notebooks, and JupyterLab asks nothing of the network.

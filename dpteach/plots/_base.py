@@ -12,6 +12,7 @@ background drawn once, and only the artists ``update`` changes drawn per frame.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Sequence
 from contextlib import contextmanager
 
@@ -46,7 +47,8 @@ _BASE_FONT = 13
 _WIDTH = {"default": 9.0, "presentation": 12.0}
 
 
-_state = {"mode": "default"}
+#: DPTEACH_PRESENTATION=1 (set by `make present`) starts every kernel in the projector style.
+_state = {"mode": "presentation" if os.environ.get("DPTEACH_PRESENTATION", "") not in ("", "0") else "default"}
 
 
 def style() -> dict:
