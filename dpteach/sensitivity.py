@@ -53,6 +53,16 @@ class NeighbourDifferences:
         j = int(np.argmax(self.norm))
         return self.smaller[j], self.larger[j]
 
+    def change_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """How many neighbouring pairs move ``f`` by each amount: ``(values, counts)``, values ascending.
+
+        The distribution behind Definition 3.1's maximum (Dwork & Roth 2014): Δf is the
+        largest of ``values``. Amounts equal to 9 decimals count as one, so that rounding in
+        ``f`` does not split a bar.
+        """
+        values, counts = np.unique(np.round(self.norm, 9), return_counts=True)
+        return values, counts
+
     def by_size(self) -> tuple[np.ndarray, np.ndarray]:
         """For each size n of the smaller database, the largest difference among its pairs.
 

@@ -144,3 +144,12 @@ def test_widget_draws_limit_exact_and_measured_on_fixed_axes():
         assert r["posterior_high"][0.5] == pytest.approx(r["limit"])
         assert (left.get_xlim(), left.get_ylim(), right.get_xlim(), right.get_ylim()) == limits
     assert left.get_xlim() == pytest.approx((0.01, 10.0))
+
+
+def test_widget_counts_the_same_simulated_attacks_as_simulate_laplace_attack():
+    """The figure draws its attacks once and counts right guesses per frame: the same numbers as a
+    fresh simulate_laplace_attack with the same seed."""
+    w = widgets.attack_success()
+    for eps in (0.01, 0.37, 1.0, 6.5):
+        sim = dp.simulate_laplace_attack(eps, w.figure.trials, rng=np.random.default_rng(w.figure.seed))
+        assert w.set(epsilon=eps)["measured"] == sim.rate[0]

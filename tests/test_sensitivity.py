@@ -1,6 +1,6 @@
 """ℓ1- and ℓ2-sensitivity by enumeration (Dwork & Roth, Definition 3.1, p. 31).
 
-Every expected value below comes from MATH.md ("Definition 3.1"): a count has Δf = 1, a sum
+Every expected value below follows from Definition 3.1 (Dwork & Roth 2014): a count has Δf = 1, a sum
 clipped to [0, R] has Δf = R, a histogram over disjoint cells has Δf = 1, k counting queries
 that one record can all touch have Δf = k (and Δ₂f = √k), and a mean with a private n has
 no fixed sensitivity.
@@ -373,3 +373,25 @@ def test_replace_one_refuses_bad_input():
         dp.replace_one_sensitivity(count, [0], size=2)
     with pytest.raises(ValueError, match="ord"):
         dp.replace_one_sensitivity(count, [0, 1], size=2, ord=0)
+
+
+def test_change_counts_tally_every_pair_and_end_at_the_sensitivity():
+    """The bars of the neighbour-changes figure: a sum clipped to [0, 3] over values 0–10 moves by
+    min(v, 3) when a record v is added, so (one pair per smaller database and added value) the counts
+    are #databases × (1, 1, 1, 8) on the amounts 0, 1, 2, 3."""
+    values = np.arange(11)
+    d = dp.neighbour_differences(lambda x: x @ np.clip(values, 0, 3), values, max_size=3)
+    amounts, counts = d.change_counts()
+    growable = len(dp.all_databases(11, 2))            # smaller databases: at most 2 records
+    assert amounts.tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert counts.tolist() == [growable, growable, growable, 8 * growable]
+    assert counts.sum() == len(d.norm) and amounts[-1] == d.sensitivity
+
+
+def test_change_counts_merge_amounts_equal_up_to_rounding():
+    """A count scaled by 0.1 moves by 0.1 on every pair, but floating point gives three different
+    0.1s (0.2 − 0.1, 0.30000000000000004 − 0.2, …): one bar, not three."""
+    d = dp.neighbour_differences(lambda x: x.sum() * 0.1, [0, 1, 2], max_size=4)
+    assert len(np.unique(d.norm)) > 1
+    amounts, counts = d.change_counts()
+    assert amounts == pytest.approx([0.1]) and counts.tolist() == [len(d.norm)]

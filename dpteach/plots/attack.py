@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate
-from ..attack import dp_success_limit, laplace_attack_success, posterior_bounds, simulate_laplace_attack
+from ..attack import (
+    _attack_draws,
+    _attack_successes,
+    dp_success_limit,
+    laplace_attack_success,
+    posterior_bounds,
+    simulate_laplace_attack,
+)
 from ._base import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["AttackSuccessFigure"]
@@ -31,6 +38,10 @@ class AttackSuccessFigure(_Updatable):
 
     Right: at the slider's ε, the range of posterior beliefs one release can produce, for every
     prior (odds × e^(±ε)); the dots mark the priors 10% and 50%.
+
+    The axes are fixed over the slider's whole range (ε on a log axis, probabilities 0.45–1
+    and 0–1): a frame moves the markers, the band and the texts only. The simulated attacks are
+    drawn once; a frame only counts the right guesses at its ε.
     """
 
     PRIORS = (0.1, 0.5)
@@ -45,6 +56,8 @@ class AttackSuccessFigure(_Updatable):
         measured_grid = np.logspace(np.log10(self.eps_min), np.log10(self.eps_max),
                                     _validate.integer("points", points, low=2))
         self.simulated = simulate_laplace_attack(measured_grid, self.trials, rng=np.random.default_rng(seed))
+        # the same coins and unit noise as simulate_laplace_attack(·, trials, rng=default_rng(seed))
+        self._draws = _attack_draws(self.trials, np.random.default_rng(seed))
         self.q = np.linspace(0.001, 0.999, 300)
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(3, 2))
         with styled():
@@ -75,12 +88,13 @@ class AttackSuccessFigure(_Updatable):
             right.set_xlabel("prior Pr[Alice in]")
             right.set_ylabel("posterior Pr[Alice in]")
             right.set_title(" ", fontsize="medium")
+        self.dynamic = [self.marker, self.now, self.band, self.dots, self.note, left.title, right.title]
 
     def update(self, epsilon: float) -> dict:
         eps = _validate.real("epsilon", epsilon, low=0.0)
         limit = float(dp_success_limit(eps))
         exact = float(laplace_attack_success(eps))
-        measured = float(simulate_laplace_attack(eps, self.trials, rng=np.random.default_rng(self.seed)).rate[0])
+        measured = _attack_successes(eps, 1.0, *self._draws) / self.trials
         self.marker.set_xdata([eps, eps])
         self.now.set_data([eps, eps, eps], [limit, exact, measured])
         low, high = posterior_bounds(self.q, eps)

@@ -9,6 +9,7 @@ from .. import _validate
 from ..laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
 from ._base import (
     PALETTE,
+    _plain_log_axes,
     _rng,
     _Updatable,
     new_figure,
@@ -98,7 +99,9 @@ class PrivacyLossFigure(_Updatable):
     """Theorem 3.6 in a picture: the output densities on neighbours and their log-ratio.
 
     Top: densities of M_L(x) and M_L(y), with f(x) = 0 and f(y) = Δf (neighbours as far
-    apart as Δf allows). Bottom: the privacy loss ln p_x(z)/p_y(z) with the band [−ε, ε].
+    apart as Δf allows), on a logarithmic density axis: there a Laplace density is a tent,
+    and the vertical gap between the two curves at z is the privacy loss drawn below.
+    Bottom: the privacy loss ln p_x(z)/p_y(z) in units of ε, with the band [−ε, ε].
     With ``understate=True`` the noise is calibrated to Δf/2 while the answers still differ
     by Δf: the loss leaves the band and reaches ±2ε.
 
@@ -107,27 +110,50 @@ class PrivacyLossFigure(_Updatable):
     one coordinate's two densities, centred Δf/k apart; the bottom panel shows the total loss
     along the diagonal z = (t, …, t) and one coordinate's share of it, which the triangle
     inequality keeps inside [−ε/k, ε/k] (Dwork & Roth 2014, proof of Theorem 3.6): k shares
-    of at most ε/k add up to at most ε. The window depends on ε and Δf only, not on k.
+    of at most ε/k add up to at most ε.
+
+    The axes are fixed over every control's range (ε from 0.01 to 10, Δf up to 5): outputs
+    z from −5 to 9, densities from 5·10⁻⁴ to 30 on a log axis, the loss from −2.6ε to 2.6ε.
+    The legends never change (a legend costs ~9 ms a frame to draw); with k > 1 a line of text
+    names the share and its band.
     """
+
+    #: the output window (f(x) = 0, f(y) = Δf ≤ 5) and the density axis
+    Z_RANGE = (-5.0, 9.0)
+    DENSITY_RANGE = (5e-4, 30.0)
 
     def __init__(self, n_points: int = 601) -> None:
         self.n = _validate.integer("n_points", n_points, low=11)
+        self.z = np.linspace(*self.Z_RANGE, self.n)
         self.fig, (self.top, self.bottom) = new_figure(2, 1, height=6.0, sharex=True)
         with styled():
-            (self.px,) = self.top.plot([], [], color=PALETTE["blue"], label="p_x: output density on x")
-            (self.py,) = self.top.plot([], [], color=PALETTE["orange"], ls="--", label="p_y: on neighbour y")
-            self.top.set_ylabel("density")
+            (self.px,) = self.top.plot([], [], color=PALETTE["blue"], label="p_x: a count's output density on x")
+            (self.py,) = self.top.plot([], [], color=PALETTE["orange"], ls="--",
+                                       label="p_y: on neighbour y, moved by Δf/k")
+            self.top.set_yscale("log")
+            self.top.set_ylim(*self.DENSITY_RANGE)
+            _plain_log_axes(self.top)
+            self.top.set_ylabel("density (log scale)")
             self.top.set_title(" ")
             self.top.legend(loc="upper right")
+            self.note = self.top.text(0.01, 0.96, "", transform=self.top.transAxes, va="top", fontsize="small")
             self.band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.18, label="[−ε, ε]")
             self.share_band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.25, label="[−ε/k, ε/k]")
             (self.loss,) = self.bottom.plot([], [], color=PALETTE["vermillion"], label="privacy loss ln p_x/p_y")
             (self.share,) = self.bottom.plot([], [], color=PALETTE["purple"], ls="--", lw=1.8,
                                              label="one count's share")
             self.bottom.axhline(0, color="grey", lw=0.8)
-            self.bottom.set_xlabel("output z")
+            self.bottom.set_xlim(*self.Z_RANGE)
+            self.bottom.set_ylim(-2.6, 2.6)
+            self.bottom.set_yticks([-2, -1, 0, 1, 2], ["−2ε", "−ε", "0", "ε", "2ε"])
+            self.bottom.set_xlabel("output z (with k > 1 counts: every count's output is z)")
             self.bottom.set_ylabel("ln p_x(z)/p_y(z)")
-            self.bottom.legend(loc="upper right")
+            self.bottom.legend(handles=[self.band, self.loss], loc="upper right")
+            self.share_note = self.bottom.text(0.99, 0.03, "dashed: one count's share, inside the darker band "
+                                               "[−ε/k, ε/k]", transform=self.bottom.transAxes, ha="right",
+                                               va="bottom", fontsize="small", color=PALETTE["purple"])
+        self.dynamic = [self.px, self.py, self.note, self.top.title, self.share_band, self.loss, self.share,
+                        self.share_note]
 
     def update(self, epsilon: float, sensitivity: float = 1.0, understate: bool = False, k: int = 1) -> dict:
         eps = _validate.epsilon(epsilon)
@@ -136,46 +162,29 @@ class PrivacyLossFigure(_Updatable):
         claimed = true_sens / 2 if understate else true_sens
         b = laplace_scale(claimed, eps)
         step = true_sens / n_counts                 # how far each of the k counts moves
-        fx, fy = np.zeros(n_counts), np.full(n_counts, step)
-        half = true_sens / 2 + 5 * b
-        z = np.linspace(true_sens / 2 - half, true_sens / 2 + half, self.n)
+        z = np.union1d(self.z, [0.0, step])         # the kinks of the densities and of the loss, exactly
         px, py = laplace_pdf(z, b), laplace_pdf(z - step, b)
         diagonal = z if n_counts == 1 else np.repeat(z[:, None], n_counts, axis=1)    # z = (t, …, t)
-        loss = privacy_loss(diagonal, fx, fy, claimed, eps)
+        loss = privacy_loss(diagonal, np.zeros(n_counts), np.full(n_counts, step), claimed, eps)
         share = privacy_loss(z, 0.0, step, claimed, eps)
         worst = float(np.abs(loss).max())
         self.px.set_data(z, px)
         self.py.set_data(z, py)
-        self.loss.set_data(z, loss)
-        self.share.set_data(z, share)
+        self.loss.set_data(z, loss / eps)           # the loss axis counts in units of ε
+        self.share.set_data(z, share / eps)
         self.share.set_visible(n_counts > 1)
-        self.band.set_y(-eps)
-        self.band.set_height(2 * eps)
-        self.share_band.set_y(-eps / n_counts)
-        self.share_band.set_height(2 * eps / n_counts)
+        self.share_band.set_y(-1 / n_counts)
+        self.share_band.set_height(2 / n_counts)
         self.share_band.set_visible(n_counts > 1)
-        legend = self.bottom.get_legend()     # entries: band, share band, loss, share
-        for i in (1, 3):
-            legend.legend_handles[i].set_visible(n_counts > 1)
-            legend.get_texts()[i].set_visible(n_counts > 1)
-        self.top.set_xlim(z[0], z[-1])
-        self.top.set_ylim(0, 1.1 * px.max())
-        self.bottom.set_ylim(-2.6 * eps, 2.6 * eps)
-        names = self.top.get_legend().get_texts()
-        if n_counts > 1:
-            names[0].set_text(f"p_x: one count's density on x (of k = {n_counts})")
-            names[1].set_text(f"p_y: on y, moved by Δf/k = {step:.3g}")
-            self.bottom.set_xlabel("output z = (t, …, t), along the diagonal")
-        else:
-            names[0].set_text("p_x: output density on x")
-            names[1].set_text("p_y: on neighbour y")
-            self.bottom.set_xlabel("output z")
+        self.share_note.set_visible(n_counts > 1)
         counts = "" if n_counts == 1 else f"k = {n_counts} counts, "
         if worst <= eps * (1 + 1e-9):
-            self.top.title.set_text(f"{counts}ε = {eps:.3g}: the privacy loss never leaves [−ε, ε]  (Theorem 3.6)")
+            self.top.title.set_text(f"{counts}ε = {eps:.3g}: the loss never leaves [−ε, ε]  (Theorem 3.6)")
         else:
             self.top.title.set_text(f"{counts}Δf understated as {claimed:g}: the loss reaches ±{worst:.3g} = "
                                     f"±{worst / eps:.3g}ε")
+        moved = f"f(y) − f(x) = Δf = {true_sens:g}" if n_counts == 1 else f"each moves by Δf/k = {step:.3g}"
+        self.note.set_text(f"{moved}\nnoise b = {'Δf/(2ε)' if understate else 'Δf/ε'} = {b:.3g}")
         return {"z": z, "px": px, "py": py, "loss": loss, "max_abs_loss": worst, "epsilon": eps,
                 "scale": b, "inside": worst <= eps * (1 + 1e-9), "k": n_counts, "share": share,
                 "max_abs_share": float(np.abs(share).max())}

@@ -7,6 +7,7 @@ import matplotlib.pyplot
 import matplotlib.ticker
 import numpy as np
 
+from .. import _validate
 from ..sensitivity import NeighbourDifferences
 from ._base import (
     PALETTE,
@@ -20,39 +21,62 @@ class NeighbourChangesFigure(_Updatable):
     """How far a query moves over every neighbouring pair; Δf is the largest bar's position.
 
     One panel per query, side by side, so that two queries (k overlapping counts and a
-    k-cell histogram, say) can be compared at a glance.
+    k-cell histogram, say) can be compared at a glance. Each panel's bars are one ``stairs``
+    artist (a bar every amount of change, of height its number of pairs).
+
+    With ``x_max`` and ``y_max`` the axes are fixed, changes from 0 to ``x_max`` and 0 to
+    ``y_max`` pairs in every panel: a slider that sweeps a family of queries then moves only the
+    bars, the dashed Δf line and the titles. Without them each update fits the axes to its data,
+    for a figure drawn once.
     """
 
-    def __init__(self, labels: tuple[str, ...] = ("query",)) -> None:
+    def __init__(self, labels: tuple[str, ...] = ("query",), x_max: float | None = None,
+                 y_max: float | None = None) -> None:
         self.labels = labels
+        self.fixed = x_max is not None and y_max is not None
         self.fig, axes = new_figure(1, len(labels), height=3.8, squeeze=False)
         self.axes = list(axes[0])
+        self.bars, self.lines = [], []
         with styled():
-            for ax in self.axes:
+            for ax, label in zip(self.axes, labels):
+                self.bars.append(ax.stairs([0.0], [0.0, 1.0], fill=True, color=PALETTE["sky"], lw=0))
+                self.lines.append(ax.axvline(0.0, color=PALETTE["vermillion"], ls="--", lw=2))
+                ax.set_title(label)
                 ax.set_xlabel("‖f(x) − f(y)‖₁ over neighbouring pairs")
+                if self.fixed:
+                    ax.set_xlim(-0.6, _validate.positive("x_max", x_max) + 0.6)
+                    ax.set_ylim(0, _validate.positive("y_max", y_max))
             self.axes[0].set_ylabel("number of pairs")
+        self.dynamic = self.bars + self.lines + [ax.title for ax in self.axes]
 
     def update(self, *diffs: NeighbourDifferences) -> dict:
         if len(diffs) != len(self.axes):
             raise ValueError(f"expected {len(self.axes)} sets of differences, got {len(diffs)}")
         out = {}
-        with styled():
-            for ax, d, label in zip(self.axes, diffs, self.labels):
-                values, counts = np.unique(np.round(d.norm, 9), return_counts=True)
-                ax.clear()
-                ax.bar(values, counts, width=0.6 * _min_gap(values), color=PALETTE["sky"])
-                ax.axvline(d.sensitivity, color=PALETTE["vermillion"], ls="--", lw=2)
-                gap = _min_gap(values)
+        for ax, bars, line, d, label in zip(self.axes, self.bars, self.lines, diffs, self.labels):
+            values, counts = d.change_counts()
+            gap = _min_gap(values)
+            heights, edges = _bar_outline(values, counts, 0.6 * gap)
+            bars.set_data(heights, edges)
+            line.set_xdata([d.sensitivity, d.sensitivity])
+            ax.title.set_text(f"{label}: Δf = {d.sensitivity:g}")
+            if not self.fixed:
                 ax.set_xlim(min(0.0, values.min()) - 0.6 * gap, max(values.max(), d.sensitivity) + 0.6 * gap)
-                ax.set_title(f"{label}: Δf = {d.sensitivity:g}")
-                ax.set_xlabel("‖f(x) − f(y)‖₁ over neighbouring pairs")
-                out[label] = {"values": values, "counts": counts, "sensitivity": d.sensitivity}
-            self.axes[0].set_ylabel("number of pairs")
+                ax.set_ylim(0, 1.05 * counts.max())
+            out[label] = {"values": values, "counts": counts, "sensitivity": d.sensitivity}
         return out
 
 
 def _min_gap(values: np.ndarray) -> float:
     return float(np.diff(values).min()) if len(values) > 1 else 1.0
+
+
+def _bar_outline(values: np.ndarray, counts: np.ndarray, width: float) -> tuple[np.ndarray, np.ndarray]:
+    """Bars of ``width`` centred on ``values`` as one step outline: (heights, edges) for ``stairs``,
+    height 0 in the gaps between bars (``width`` must be below the smallest gap)."""
+    edges = np.column_stack([values - width / 2, values + width / 2]).ravel()
+    heights = np.column_stack([counts, np.zeros_like(counts)]).ravel()[:-1]
+    return heights.astype(float), edges
 
 
 class ChangeBySizeFigure(_Updatable):

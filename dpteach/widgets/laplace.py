@@ -22,7 +22,8 @@ def privacy_loss(epsilon: float = 1.0, sensitivity: float = 1.0, understate: boo
 
     The toggle calibrates the noise to Δf/2 while the answers still differ by Δf, and the
     loss leaves the band. The k slider releases k counts that each move by Δf/k: the loss is
-    the sum of k shares, each inside [−ε/k, ε/k].
+    the sum of k shares, each inside [−ε/k, ε/k]. The axes are fixed over every control's range
+    (the loss is drawn in units of ε).
     """
     fig = plots.PrivacyLossFigure()
     toggle = widgets.ToggleButton(value=understate, description="understate Δf (calibrate to Δf/2)",

@@ -11,15 +11,22 @@ from ._base import _SLIDER_LAYOUT, _STYLE, Interactive
 
 
 def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 3) -> Interactive:
-    """Slider R: the sum of ages clipped to [0, R] has Δf = R, found by enumerating neighbours."""
+    """Slider R: the sum of ages clipped to [0, R] has Δf = R, found by enumerating neighbours.
+
+    Every R's enumeration is done once, when the widget is built; the axes hold every R
+    (changes 0 to ``max_value``, pairs 0 to the tallest bar of any R), so a frame moves bars only.
+    """
     values = np.arange(max_value + 1)
-    fig = plots.NeighbourChangesFigure(labels=("sum clipped to [0, R]",))
+    diffs = {r: neighbour_differences(lambda xs, r=r: xs @ np.clip(values, 0, r), values, max_size, vectorized=True)
+             for r in range(1, max_value + 1)}
+    tallest = max(d.change_counts()[1].max() for d in diffs.values())
+    fig = plots.NeighbourChangesFigure(labels=("sum clipped to [0, R]",), x_max=max_value, y_max=1.08 * tallest)
 
     def update(clip: int) -> dict:
-        diffs = neighbour_differences(lambda xs: xs @ np.clip(values, 0, clip), values, max_size, vectorized=True)
-        out = fig.update(diffs)
-        fig.axes[0].title.set_text(f"sum of values 0–{max_value} clipped to [0, {clip}]: Δf = {diffs.sensitivity:g}")
-        return {"clip": clip, "sensitivity": diffs.sensitivity, **out}
+        d = diffs[clip]
+        out = fig.update(d)
+        fig.axes[0].title.set_text(f"sum of values 0–{max_value} clipped to [0, {clip}]: Δf = {d.sensitivity:g}")
+        return {"clip": clip, "sensitivity": d.sensitivity, **out}
 
     slider = widgets.IntSlider(value=clip, min=1, max=max_value, description="R (clip bound)",
                                layout=_SLIDER_LAYOUT, style=_STYLE)
@@ -27,21 +34,32 @@ def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 
 
 
 def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
-    """Slider k: k overlapping counts ("age ≥ j") have Δf = k; k disjoint cells ("age = j") have Δf = 1."""
-    universe = np.arange(11)
-    fig = plots.NeighbourChangesFigure(labels=("k overlapping counts", "k-cell histogram"))
+    """Slider k: k overlapping counts ("age ≥ j") have Δf = k; k disjoint cells ("age = j") have Δf = 1.
 
-    def update(k: int) -> dict:
-        thresholds = np.arange(1, k + 1)
+    Both enumerations are done for every k when the widget is built; both panels share fixed
+    axes (changes 0 to 10, pairs 0 to the tallest bar of any k), so the histogram's bars stay
+    at 0 and 1 while the overlapping counts' bars spread out to k.
+    """
+    universe = np.arange(11)
+    ks = range(1, 11)
+    diffs = {}
+    for n in ks:
+        thresholds = np.arange(1, n + 1)
         at_least = (universe[None, :] >= thresholds[:, None]).astype(float)   # query j: how many aged ≥ j
         exactly = (universe[None, :] == thresholds[:, None]).astype(float)    # cell j: how many aged j
-        overlapping = neighbour_differences(lambda xs: xs @ at_least.T, universe, max_size, vectorized=True)
-        disjoint = neighbour_differences(lambda xs: xs @ exactly.T, universe, max_size, vectorized=True)
+        diffs[n] = (neighbour_differences(lambda xs, a=at_least: xs @ a.T, universe, max_size, vectorized=True),
+                    neighbour_differences(lambda xs, e=exactly: xs @ e.T, universe, max_size, vectorized=True))
+    tallest = max(d.change_counts()[1].max() for pair in diffs.values() for d in pair)
+    fig = plots.NeighbourChangesFigure(labels=("k overlapping counts", "k-cell histogram"),
+                                       x_max=max(ks), y_max=1.08 * tallest)
+
+    def update(k: int) -> dict:
+        overlapping, disjoint = diffs[k]
         out = fig.update(overlapping, disjoint)
         fig.axes[0].title.set_text(f"{k} counts 'age ≥ j': Δf = {overlapping.sensitivity:g}")
         fig.axes[1].title.set_text(f"{k} cells 'age = j': Δf = {disjoint.sensitivity:g}")
         return {"k": k, "overlapping": overlapping.sensitivity, "histogram": disjoint.sensitivity, **out}
 
-    slider = widgets.IntSlider(value=k, min=1, max=10, description="k (queries)",
+    slider = widgets.IntSlider(value=k, min=min(ks), max=max(ks), description="k (queries)",
                                layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, update, {"k": slider}, "k overlapping counts against a k-cell histogram")

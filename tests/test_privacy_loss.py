@@ -1,6 +1,6 @@
-"""The statistical checks of chapter 03, moved out of the chapter (which only prints them): with a
-fixed seed, the empirical ratio of an event's probabilities on neighbours, the attack's success,
-and the mean and variance of the Laplace mechanism's noise agree with theory."""
+"""The statistical checks of the Laplace mechanism (Dwork & Roth 2014, Theorem 3.6) that chapter 03
+only prints: with a fixed seed, the empirical ratio of an event's probabilities on neighbours, the
+attack's success, and the mean and variance of the mechanism's noise agree with theory."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""Sliders drive figures: drive each widget from code and check what it drew.
+"""The Laplace sliders (the density, Theorem 3.6's privacy loss) and the Interactive machinery:
+drive each widget from code and check what it drew.
 
 No browser here: setting a control's value fires the same callback a drag does, and
 ``Interactive.result`` holds the numbers the figure was updated with.
@@ -34,34 +35,17 @@ def test_privacy_loss_stays_in_the_band_and_leaves_it_when_understated():
 
 def test_privacy_loss_with_k_counts_is_k_shares_of_at_most_eps_over_k():
     """Theorem 3.6 for k counts each moved by Δf/k: every share within ±ε/k, the total within ±ε;
-    understated, the total reaches 2ε; the window does not move with k."""
+    understated, the total reaches 2ε."""
     w = widgets.privacy_loss()
     for eps in (0.1, 1.0, 4.0):
         for sens in (1.0, 3.0):
-            limits = None
             for k in (1, 2, 3, 10):
                 r = w.set(epsilon=eps, sensitivity=sens, k=k, understate=False)
                 assert r["k"] == k and r["inside"]
                 assert r["max_abs_loss"] == pytest.approx(eps)
                 assert r["max_abs_share"] == pytest.approx(eps / k)
                 np.testing.assert_allclose(r["loss"], k * r["share"], atol=1e-12)
-                window = (w.figure.top.get_xlim(), w.figure.bottom.get_ylim())
-                assert limits is None or window == limits
-                limits = window
                 assert w.set(understate=True)["max_abs_loss"] == pytest.approx(2 * eps)
-
-
-def test_clipped_sum_sensitivity_is_the_clip_bound():
-    w = widgets.clipped_sum_sensitivity()
-    for clip in (1, 4, 10):
-        assert w.set(clip=clip)["sensitivity"] == clip
-
-
-def test_k_counting_queries_against_a_histogram():
-    w = widgets.counting_queries_sensitivity()
-    for k in (1, 5, 10):
-        r = w.set(k=k)
-        assert (r["overlapping"], r["histogram"]) == (k, 1)
 
 
 def test_unknown_control_is_refused_by_name():
@@ -95,3 +79,29 @@ def test_figures_update_in_place_rather_than_rebuild():
     w.set(epsilon=2.0)
     assert w.figure.fig is fig and list(fig.axes[1].lines) == lines
     assert np.isfinite(w.result["loss"]).all()
+
+
+def test_privacy_loss_axes_stay_put_over_every_control_and_draw_the_loss_in_units_of_eps():
+    """Fixed axes (the renderer's background is drawn once): moving ε, Δf, k or the toggle changes no
+    limit; the bottom panel draws loss/ε, so the band [−ε, ε] is [−1, 1] on screen at every ε."""
+    w = widgets.privacy_loss()
+    fig = w.figure
+    limits = (fig.top.get_xlim(), fig.top.get_ylim(), fig.bottom.get_ylim())
+    for eps in (0.01, 0.3, 10.0):
+        for sens in (0.5, 5.0):
+            for k in (1, 10):
+                for understate in (False, True):
+                    r = w.set(epsilon=eps, sensitivity=sens, k=k, understate=understate)
+                    assert (fig.top.get_xlim(), fig.top.get_ylim(), fig.bottom.get_ylim()) == limits
+                    np.testing.assert_allclose(fig.loss.get_ydata(), r["loss"] / eps)
+                    assert np.abs(fig.loss.get_ydata()).max() == pytest.approx(2.0 if understate else 1.0)
+                    # every density peak 1/(2b) fits under the top of the density axis
+                    assert 1 / (2 * r["scale"]) < limits[1][1]
+    assert limits[0] == fig.Z_RANGE
+
+
+def test_privacy_loss_grid_holds_the_kinks_of_the_loss():
+    """The outputs f(x) = 0 and f(y) = Δf/k are on the grid, so the drawn peaks and corners are exact."""
+    r = widgets.privacy_loss().set(epsilon=2.0, sensitivity=0.5, k=7)
+    assert 0.0 in r["z"] and 0.5 / 7 in r["z"]
+    assert r["px"].max() == pytest.approx(1 / (2 * r["scale"]))
