@@ -15,6 +15,7 @@ import pytest
 from scipy import stats
 
 import dpteach as dp
+from dpteach.accuracy import linf_error_density
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +82,31 @@ def test_tail_at_zero_is_one_and_at_infinity_zero():
     assert dp.linf_error_tail(0.0, 5, 1, 1) == 1.0
     assert dp.linf_error_tail(np.inf, 5, 1, 1) == 0.0
     assert dp.linf_error_tail([0.0, 1.0], 1, 1, 1) == pytest.approx([1.0, math.exp(-1)])
+
+
+@pytest.mark.parametrize("k, sensitivity, epsilon", [(1, 1.0, 1.0), (7, 2.0, 0.5), (10_000, 1.0, 3.0)])
+def test_density_of_the_largest_error_is_the_derivative_of_its_law(k, sensitivity, epsilon):
+    """The density of max_i |Y_i| is −d/dα of Pr[‖Y‖∞ ≥ α] (central differences), integrates to 1
+    and has mean b·H_k (the largest of k exponentials)."""
+    b = sensitivity / epsilon
+    alpha = np.linspace(0.05, 40, 4_000) * b
+    h = 1e-6 * b
+    slope = (dp.linf_error_tail(alpha - h, k, sensitivity, epsilon)
+             - dp.linf_error_tail(alpha + h, k, sensitivity, epsilon)) / (2 * h)
+    density = linf_error_density(alpha, k, sensitivity, epsilon)
+    assert density == pytest.approx(slope, rel=1e-5, abs=1e-9 / b)
+    grid = np.linspace(0, 40, 400_001) * b
+    values = linf_error_density(grid, k, sensitivity, epsilon)
+    step = grid[1] - grid[0]
+    assert np.sum(values) * step == pytest.approx(1.0, abs=1e-4)
+    assert np.sum(grid * values) * step == pytest.approx(dp.expected_linf_error(k, sensitivity, epsilon), rel=1e-4)
+
+
+def test_density_of_the_largest_error_at_its_ends():
+    """At α = 0 the density is k/b if k = 1 (an exponential) and 0 for k > 1; it vanishes at infinity."""
+    assert linf_error_density(0.0, 1, 2.0, 1.0) == pytest.approx(0.5)
+    assert linf_error_density([0.0, np.inf], 5, 1, 1) == pytest.approx([0.0, 0.0])
+    assert linf_error_density(np.inf, 1, 1, 1) == 0.0
 
 
 def test_expected_largest_error_is_b_times_the_harmonic_number():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _validate
@@ -24,12 +26,15 @@ class CountErrorBySizeFigure(_Updatable):
     absolute error of the released count against n (flat at E|Y| = 1/ε, with the band that
     holds 95% of releases). Bottom: the same error relative to the count, which falls like
     1/n. Dots are measured on ``n_releases`` releases at each n; the noise is drawn once and
-    rescaled with ε.
+    rescaled with ε. Both error axes are logarithmic and hold every ε in ``epsilon_range``:
+    a tenfold drop in ε lifts every line by a decade.
     """
 
     def __init__(self, fraction: float = 0.3, n_releases: int = 2_000,
-                 rng: np.random.Generator | None = None) -> None:
+                 rng: np.random.Generator | None = None,
+                 epsilon_range: tuple[float, float] = (0.01, 10.0)) -> None:
         self.fraction = _validate.real("fraction", fraction, low=0.0, high=1.0)
+        low_eps, high_eps = (_validate.epsilon(e) for e in epsilon_range)
         gen = _rng(rng)
         self.grid = 10 ** np.arange(1, 9)
         unit = gen.laplace(0.0, 1.0, size=(len(self.grid), _validate.integer("n_releases", n_releases, low=10)))
@@ -37,16 +42,19 @@ class CountErrorBySizeFigure(_Updatable):
         self.counts = np.maximum(1, np.round(self.fraction * self.grid))
         self.n_line = np.logspace(1, 8, 200)
         self.count_line = np.maximum(1, np.round(self.fraction * self.n_line))
+        b_low, b_high = 1 / high_eps, 1 / low_eps
+        within = np.log(20)                       # Fact 3.7: Pr[|Y| ≥ ln(20)·b] = 0.05
         self.fig, (self.top, self.bottom) = new_figure(2, 1, height=6.2, sharex=True)
         with styled():
             top, bottom = self.top, self.bottom
-            self.band = top.axhspan(0, 1, color=PALETTE["sky"], alpha=0.25, label="95% of releases")
-            (self.abs_line,) = top.plot(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
-                                        label="expected |error| = 1/ε")
-            (self.abs_dots,) = top.plot(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
-                                        label=f"mean |error| of {n_releases:,} releases")
+            self.band = top.fill_between(self.n_line, 0, 1, color=PALETTE["sky"], alpha=0.25, lw=0,
+                                         label="95% of releases")
+            (self.abs_line,) = top.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
+                                          label="expected |error| = 1/ε")
+            (self.abs_dots,) = top.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
+                                          label=f"mean |error| of {n_releases:,} releases")
             self.abs_marker = top.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
-            top.set_xscale("log")
+            top.set_ylim(_decade_below(0.3 * b_low), _decade_above(30 * within * b_high))
             top.set_ylabel("|error| (people)")
             top.set_title(" ")
             top.legend(loc="upper right", ncols=3)
@@ -55,11 +63,16 @@ class CountErrorBySizeFigure(_Updatable):
             (self.rel_dots,) = bottom.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
                                              label="measured")
             self.rel_marker = bottom.axvline(1, color=PALETTE["orange"], ls="--", lw=2, label="this n")
+            bottom.set_title(" ")
             bottom.set_xlabel("n, people in the database")
             bottom.set_ylabel("|error| / true count")
             bottom.legend(loc="upper right", ncols=3)
             bottom.set_xlim(self.n_line[0], self.n_line[-1])
+            bottom.set_ylim(_decade_below(0.3 * b_low / self.count_line[-1]),
+                            _decade_above(30 * b_high / self.count_line[0]))
             _plain_log_axes(top, bottom)
+        self.dynamic = [self.band, self.abs_line, self.abs_dots, self.abs_marker, top.title,
+                        self.rel_line, self.rel_dots, self.rel_marker, bottom.title]
 
     def update(self, n: float, epsilon: float) -> dict:
         size = _validate.integer("n", n, low=1, why="a database of n people, n ≥ 1")
@@ -67,21 +80,38 @@ class CountErrorBySizeFigure(_Updatable):
         count = max(1, round(self.fraction * size))
         within = float(np.log(20) * b)          # Fact 3.7: Pr[|Y| ≥ ln(20)·b] = 0.05
         measured = b * self.mean_unit
-        self.band.set_y(0)
-        self.band.set_height(within)
+        floor = self.top.get_ylim()[0]
+        self.band.set_data(self.n_line, floor, within)
         self.abs_line.set_ydata(np.full_like(self.n_line, b))
         self.abs_dots.set_ydata(measured)
-        self.top.set_ylim(0, 1.45 * within)
         self.rel_line.set_ydata(b / self.count_line)
         self.rel_dots.set_ydata(measured / self.counts)
-        self.bottom.set_ylim(0.3 * b / self.count_line[-1], 3 * max(1.0, b / self.count_line[0]))
         for marker in (self.abs_marker, self.rel_marker):
             marker.set_xdata([size, size])
-        self.top.title.set_text(f"n = {size:,}, ε = {epsilon:.3g}: error ≈ {_number(b)} at any n, "
-                                f"{100 * b / count:.3g}% of the count {count:,}")
+        self.top.title.set_text(f"ε = {epsilon:.3g}: error ≈ {_number(b)} at any n")
+        self.bottom.title.set_text(f"n = {size:,}: the count {count:,}, off by about {_percent(b / count)}")
         return {"n": size, "count": count, "scale": b, "expected_abs_error": b, "relative_error": b / count,
                 "band": within, "grid": self.grid, "measured_abs_error": measured,
                 "measured_relative_error": measured / self.counts}
+
+
+def _percent(fraction: float) -> str:
+    """A relative error as a percentage with three significant figures, never in e-notation."""
+    percent = 100 * fraction
+    if percent >= 100:
+        return f"{percent:,.0f}%"
+    text = f"{percent:.3g}"
+    if "e" in text:       # below 0.0001%: fixed decimals, three significant figures
+        text = f"{percent:.{2 - math.floor(math.log10(percent))}f}"
+    return text + "%"
+
+
+def _decade_below(value: float) -> float:
+    return float(10 ** np.floor(np.log10(value)))
+
+
+def _decade_above(value: float) -> float:
+    return float(10 ** np.ceil(np.log10(value)))
 
 
 class CountingVsHistogramFigure(_Updatable):
@@ -90,19 +120,23 @@ class CountingVsHistogramFigure(_Updatable):
     Error against the number k of queries, on log axes. Solid: the typical error of one
     answer (E|Y| = b). Dashed: the largest of the k errors that Theorem 3.8 allows at 95%.
     Dots at the slider's k are measured on ``runs`` simulated releases (noise drawn once and
-    rescaled).
+    rescaled). The axes hold every ε in ``epsilon_range``: ε moves all four lines up or down
+    together (a tenfold drop lifts them a decade), while k moves along them.
     """
 
     def __init__(self, k_max: int = 1_000, runs: int = 200, delta: float = 0.05,
-                 rng: np.random.Generator | None = None) -> None:
+                 rng: np.random.Generator | None = None,
+                 epsilon_range: tuple[float, float] = (0.01, 10.0)) -> None:
         self.k_max = _validate.integer("k_max", k_max, low=2)
         self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        low_eps, high_eps = (_validate.epsilon(e) for e in epsilon_range)
         gen = _rng(rng)
         unit = np.abs(gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max)))
         ks = np.arange(1, self.k_max + 1)
         self.mean_unit = np.cumsum(unit, axis=1).mean(axis=0) / ks                 # mean |Y| over k answers
         self.max_unit = np.quantile(np.maximum.accumulate(unit, axis=1), 1 - self.delta, axis=0)
         self.ks = np.unique(np.round(np.logspace(0, np.log10(self.k_max), 200)).astype(int))
+        self.t = np.log(self.ks / self.delta)             # Theorem 3.8 in units of b
         self.fig, self.ax = new_figure(height=4.8)
         with styled():
             ax = self.ax
@@ -118,25 +152,27 @@ class CountingVsHistogramFigure(_Updatable):
                                      label=f"measured on {unit.shape[0]} releases")
             self.marker = ax.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
             ax.set_xlim(1, self.k_max)
+            ax.set_ylim(_decade_below(0.3 / high_eps),
+                        _decade_above(30 * self.k_max * np.log(self.k_max / self.delta) / low_eps))
             ax.set_xlabel("k, number of counting queries (cells)")
             ax.set_ylabel("error per answer")
             ax.set_title(" ")
             ax.legend(loc="upper left")
             _plain_log_axes(ax)
+        self.dynamic = [self.counts_line, self.hist_line, self.counts_max, self.hist_max, self.dots, self.marker,
+                        ax.title]
 
     def update(self, k: int, epsilon: float) -> dict:
         n = _validate.integer("k", k, low=1, high=self.k_max)
         b1 = laplace_scale(1.0, epsilon)
-        t = np.log(self.ks / self.delta)             # Theorem 3.8 in units of b
         self.counts_line.set_ydata(self.ks * b1)
         self.hist_line.set_ydata(np.full(self.ks.shape, b1))
-        self.counts_max.set_ydata(self.ks * t * b1)
-        self.hist_max.set_ydata(t * b1)
+        self.counts_max.set_ydata(self.ks * self.t * b1)
+        self.hist_max.set_ydata(self.t * b1)
         measured = {"counts_mean": n * b1 * self.mean_unit[n - 1], "histogram_mean": b1 * self.mean_unit[n - 1],
                     "counts_max": n * b1 * self.max_unit[n - 1], "histogram_max": b1 * self.max_unit[n - 1]}
         self.dots.set_data([n] * 4, list(measured.values()))
         self.marker.set_xdata([n, n])
-        self.ax.set_ylim(0.3 * b1, 3 * self.k_max * np.log(self.k_max / self.delta) * b1)
         self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}: Lap({_number(n * b1)}) per count, "
-                               f"Lap({_number(b1)}) per histogram cell")
+                               f"Lap({_number(b1)}) per cell")
         return {"k": n, "counts_scale": n * b1, "histogram_scale": b1, "ratio": float(n), **measured}

@@ -7,6 +7,7 @@ import ipywidgets as widgets
 from .. import plots
 from ..census import census_first_names
 from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, delta_slider, epsilon_slider
+from .counting import _span
 
 
 def accuracy_bound(epsilon: float = 1.0, delta: float = 0.05, k: int = 10_000) -> Interactive:
@@ -20,15 +21,17 @@ def accuracy_bound(epsilon: float = 1.0, delta: float = 0.05, k: int = 10_000) -
 
 def name_reliability(epsilon: float = 1.0) -> Interactive:
     """Slider ε: Example 3.3's relative error by true count, and the noise on names no one has."""
-    fig = plots.NameReliabilityFigure(census_first_names())
-    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon)},
+    eps = epsilon_slider(epsilon)
+    fig = plots.NameReliabilityFigure(census_first_names(), epsilon_range=_span(eps))
+    return Interactive(fig, fig.update, {"epsilon": eps},
                        "which first names the release gets right (Example 3.3)")
 
 
 def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Interactive:
     """Sliders c and ε: a capped conversion report's DP noise against sampling noise, by cell size."""
-    fig = plots.MarketingNoiseFigure(cells=cells)
     slider = widgets.IntSlider(value=cap, min=1, max=20, description="c (cap per user)",
                                layout=_SLIDER_LAYOUT, style=_STYLE)
-    return Interactive(fig, fig.update, {"cap": slider, "epsilon": epsilon_slider(epsilon)},
+    eps = epsilon_slider(epsilon)
+    fig = plots.MarketingNoiseFigure(cells=cells, cap_max=slider.max, epsilon_range=_span(eps))
+    return Interactive(fig, fig.update, {"cap": slider, "epsilon": eps},
                        f"DP noise against sampling noise in a report of {cells:,} campaign-days")

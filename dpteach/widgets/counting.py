@@ -8,11 +8,17 @@ from ._base import Interactive, _choice_slider, epsilon_slider
 _SIZES = tuple(int(m * 10**e) for e in range(1, 8) for m in (1, 3)) + (100_000_000,)
 
 
+def _span(slider) -> tuple[float, float]:
+    """The values at the two ends of a log slider: the figure's axes hold both."""
+    return slider.base ** slider.min, slider.base ** slider.max
+
+
 def count_error_by_size(n: int = 1_000, epsilon: float = 1.0) -> Interactive:
     """Example 3.1, slider n: a count's absolute error stays at 1/ε while its relative error falls."""
-    fig = plots.CountErrorBySizeFigure()
+    eps = epsilon_slider(epsilon)
+    fig = plots.CountErrorBySizeFigure(epsilon_range=_span(eps))
     return Interactive(fig, fig.update,
-                       {"n": _choice_slider("n", _SIZES, n, "n (people)"), "epsilon": epsilon_slider(epsilon)},
+                       {"n": _choice_slider("n", _SIZES, n, "n (people)"), "epsilon": eps},
                        "one count's error against the size of the database (Example 3.1)")
 
 
@@ -21,7 +27,8 @@ _KS = (1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1_000)
 
 def counting_vs_histogram(k: int = 10, epsilon: float = 1.0) -> Interactive:
     """Slider k: k arbitrary counts need Lap(k/ε) each, a k-cell histogram Lap(1/ε) (Examples 3.1, 3.2)."""
-    fig = plots.CountingVsHistogramFigure(k_max=_KS[-1])
+    eps = epsilon_slider(epsilon)
+    fig = plots.CountingVsHistogramFigure(k_max=_KS[-1], epsilon_range=_span(eps))
     return Interactive(fig, fig.update,
-                       {"k": _choice_slider("k", _KS, k, "k (queries)"), "epsilon": epsilon_slider(epsilon)},
+                       {"k": _choice_slider("k", _KS, k, "k (queries)"), "epsilon": eps},
                        "k arbitrary counting queries against a k-cell histogram")
