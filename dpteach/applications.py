@@ -175,3 +175,50 @@ def synthetic_conversions(n: int = 5_000, rng: np.random.Generator | None = None
     gen = _validate.rng(rng)
     weights = np.array([9.0, 7, 4, 3, 2, 1])
     return {**_event_log(m, weights / weights.sum(), 2.5, gen), "labels": CAMPAIGNS}
+
+
+def capping_error(truth, kept, caps, epsilon: float) -> dict:
+    """Root-mean-square error per cell of a capped, noisy histogram, split into bias and noise.
+
+    Capping each user at c events makes the histogram's ℓ1-sensitivity c (Definition 3.1),
+    so the release is kept_c + Lap(c/ε) per cell (Definition 3.3). Against the uncapped
+    truth h its mean squared error per cell is the squared bias plus the Laplace variance
+    2(c/ε)²:
+
+    .. math:: \\mathrm{RMSE}(c) = \\sqrt{\\tfrac{1}{k}\\|\\mathrm{kept}_c - h\\|_2^2 + 2 (c/ε)^2}
+
+    Parameters
+    ----------
+    truth : array_like, shape (k,)
+        The uncapped histogram.
+    kept : array_like, shape (m, k)
+        The capped histogram for each of the m caps.
+    caps : array_like, shape (m,)
+        The caps c ≥ 1.
+    epsilon : float
+        ε > 0.
+
+    Returns
+    -------
+    dict
+        ``bias`` (m,): RMS over cells of kept − truth; ``noise`` (m,): √2·c/ε;
+        ``total`` (m,): √(bias² + noise²); ``best``: the cap with the least total.
+
+    Examples
+    --------
+    >>> r = capping_error([4, 0], [[2, 0], [4, 0]], [1, 2], epsilon=1.0)
+    >>> [round(float(v), 3) for v in r["total"]], r["best"]
+    ([2.0, 2.828], 1)
+    """
+    h = _validate.array("truth", truth, ndim=(1,))
+    k = _validate.array("kept", kept, ndim=(2,))
+    c = _validate.array("caps", caps, ndim=(1,))
+    if k.shape != (c.size, h.size):
+        raise ValueError(f"kept must have shape (len(caps), len(truth)) = {(c.size, h.size)}, got {k.shape}")
+    if np.any(c < 1):
+        raise ValueError(f"caps must all be ≥ 1 (a user contributes at least one event), got {c.min()}")
+    bias = np.sqrt(((k - h) ** 2).mean(axis=1))
+    noise = np.sqrt(2) * c / _validate.epsilon(epsilon)
+    total = np.sqrt(bias**2 + noise**2)
+    best = float(c[int(np.argmin(total))])
+    return {"bias": bias, "noise": noise, "total": total, "best": int(best) if best.is_integer() else best}

@@ -13,6 +13,7 @@ can be.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -251,3 +252,42 @@ def _locations(x) -> np.ndarray:
     if pts.shape[1] != 2:
         raise ValueError(f"x must have shape (n, 2), one (east, north) location per row, got shape {pts.shape}")
     return pts
+
+
+@functools.lru_cache(maxsize=4096)
+def survey_estimates(proportion: float, n: int, epsilon: float, runs: int = 2_000,
+                     seed: int = 2014) -> tuple[np.ndarray, np.ndarray]:
+    """Simulated estimates of a proportion from ``runs`` surveys of n people: local against central.
+
+    In each survey round(proportion·n) people truly answer yes. Locally every person tells the
+    truth with probability q = e^ε/(1 + e^ε) (randomized response, Dwork & Roth 2014, §3.2),
+    so the yes reports are Bin(yes, q) + Bin(n − yes, 1 − q), de-biased to
+    p̂ = (share − (1 − q))/(2q − 1). Centrally a curator releases (yes + Lap(1/ε))/n
+    (Example 3.1). Their variances are :func:`randomized_response_variance` and
+    :func:`central_proportion_variance`.
+
+    The draws come from ``default_rng(seed)``, so the same arguments give the same arrays;
+    results are cached (a slider revisiting a value costs nothing) and returned read-only.
+
+    Returns
+    -------
+    (local, central) : two read-only arrays of shape (runs,)
+
+    Examples
+    --------
+    >>> local, central = survey_estimates(0.3, 1_000, 1.0, runs=50)
+    >>> local.shape, central.shape
+    ((50,), (50,))
+    """
+    p = _validate.real("proportion", proportion, low=0.0, high=1.0, low_open=False)
+    m = _validate.integer("n", n, low=1, why="a proportion needs at least one person")
+    q = randomized_response_probability(epsilon)
+    size = _validate.integer("runs", runs, low=1)
+    gen = np.random.default_rng(seed)
+    yes = round(p * m)
+    reports = gen.binomial(yes, q, size=size) + gen.binomial(m - yes, 1 - q, size=size)
+    local = (reports / m - (1 - q)) / (2 * q - 1)
+    central = (yes + gen.laplace(0.0, laplace_scale(1.0, epsilon), size=size)) / m
+    local.flags.writeable = False
+    central.flags.writeable = False
+    return local, central

@@ -59,3 +59,20 @@ def test_checkers(checker, right, wrong):
     assert checker(wrong).correct is False
     assert checker("two").correct is False
     assert checker(math.nan).correct is False
+
+
+def test_capping_error_adds_squared_bias_and_laplace_variance():
+    from dpteach.applications import capping_error
+    truth = np.array([10.0, 4.0, 0.0])
+    kept = np.array([[3.0, 2.0, 0.0], [6.0, 4.0, 0.0], [10.0, 4.0, 0.0]])
+    r = capping_error(truth, kept, [1, 2, 5], epsilon=2.0)
+    assert r["bias"] == pytest.approx(np.sqrt([(49 + 4) / 3, 16 / 3, 0.0]))
+    assert r["noise"] == pytest.approx(np.sqrt(2) * np.array([1, 2, 5]) / 2.0)   # Var Lap(c/ε) = 2(c/ε)²
+    assert r["total"] ** 2 == pytest.approx(r["bias"] ** 2 + r["noise"] ** 2)
+    assert r["best"] == 2
+    with pytest.raises(ValueError, match="kept"):
+        capping_error(truth, kept[:2], [1, 2, 5], 1.0)
+    with pytest.raises(ValueError, match="caps"):
+        capping_error(truth, kept, [0, 2, 5], 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        capping_error(truth, kept, [1, 2, 5], -1.0)

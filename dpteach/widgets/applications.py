@@ -41,10 +41,17 @@ def location_density(epsilon: float = 1.0, cells: int = 20, residents: int = 20_
     """Sliders ε and grid size: a city's density map released centrally (grid counts) and locally (coordinates)."""
     fig = plots.LocationDensityFigure(synthetic_city(residents, rng=np.random.default_rng(seed)),
                                       cells_max=_CELLS[-1])
-    return Interactive(fig, fig.update,
-                       {"epsilon": epsilon_slider(epsilon, low=0.1, high=100.0),
-                        "cells": _choice_slider("cells", _CELLS, cells, "grid (cells per side)")},
-                       f"the density of {residents:,} residents: central against local noise")
+    widget = Interactive(fig, fig.update,
+                         {"epsilon": epsilon_slider(epsilon, low=0.1, high=100.0),
+                          "cells": _choice_slider("cells", _CELLS, cells, "grid (cells per side)")},
+                         f"the density of {residents:,} residents: central against local noise")
+    # The true map and the colour scale change with the grid only: render each grid's
+    # background now, so that moving the grid slider is a restore, not a redraw.
+    for k in _CELLS:
+        fig.update(epsilon=widget.controls["epsilon"].value, cells=k)
+        fig.png()
+    widget.redraw()
+    return widget
 
 
 _NS = plots.LocalCentralFigure.N_GRID

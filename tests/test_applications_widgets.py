@@ -1,4 +1,4 @@
-"""Chapter 10's sliders: the numbers each figure draws (tests/test_slider_sweep.py sweeps every control)."""
+"""The sliders of the applications chapter (a hospital, a shop, a city, a survey, DP-SGD): the numbers each figure draws."""
 
 import math
 
@@ -50,3 +50,14 @@ def test_dpsgd_accuracy_grows_with_epsilon_and_its_noise_scale_is_stated():
     assert hi["median_accuracy"] > lo["median_accuracy"]
     assert hi["median_accuracy"] > hi["baseline_accuracy"] - 0.02
     assert lo["noise_scale"] == pytest.approx(1.0 * 20 / 0.01)
+
+
+def test_location_density_counts_each_grid_once_and_keeps_a_background_per_grid():
+    w = widgets.location_density()
+    fig = w.figure
+    assert sorted(fig._truth) == [5, 10, 20, 40]            # every grid counted when the widget was built
+    built = fig._renderer.rebuilds
+    for cells in (5, 40, 10, 20, 5):
+        for eps in (0.1, 3.0, 100.0):
+            w.set(epsilon=eps, cells=cells)
+    assert fig._renderer.rebuilds == built                    # every grid's background was pre-rendered
