@@ -126,6 +126,12 @@ def _canvas(fig: Figure) -> FigureCanvasAgg:
     return fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
 
 
+def _ensure_layout(fig: Figure) -> None:
+    """Solve the layout if what the margins depend on changed since it was last solved (or never was)."""
+    if _layout_key(fig) != getattr(fig, "_dpteach_layout_key", None):
+        _solve_layout(fig)
+
+
 def _solve_layout(fig: Figure) -> None:
     """Draw once with the constrained layout, then freeze it (the next draws skip the solver)."""
     fig.set_layout_engine("constrained")
@@ -175,7 +181,7 @@ class _Updatable:
         if renderer is None or renderer.fig is not self.fig:
             renderer = self._renderer = Renderer(self.fig, self.dynamic, self.static_key)
         with styled():
-            return renderer.frame(dpi, _state["mode"], lambda: _solve_layout(self.fig))
+            return renderer.frame(dpi, _state["mode"], lambda: _ensure_layout(self.fig))
 
     def _repr_png_(self) -> tuple[bytes, dict]:
         # the metadata's "alt" becomes the image's text alternative in the HTML book

@@ -93,8 +93,9 @@ class Renderer:
 
     # -- cache -----------------------------------------------------------------------------
     def _current_key(self, dpi: float, mode: str) -> tuple:
-        limits = tuple((ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(), ax.get_position().bounds)
-                       for ax in self.fig.axes)
+        # positions rounded: two solves of the same layout can differ by 1e-16
+        limits = tuple((ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(),
+                        tuple(round(v, 6) for v in ax.get_position().bounds)) for ax in self.fig.axes)
         return (dpi, mode, tuple(self.fig.get_size_inches()), limits, self.key() if self.key else None)
 
     def invalidate(self) -> None:
@@ -103,7 +104,8 @@ class Renderer:
         self._caches.clear()
 
     def _build(self, solve_layout: Callable[[], None]) -> None:
-        """Solve the layout, cache the background, render each run of static artists drawn above dynamic ones."""
+        """Solve the layout (if it needs it), cache the background, render each run of static artists
+        drawn above dynamic ones."""
         solve_layout()
         dynamic = set(map(id, self.dynamic))
         runs: list[tuple[bool, list[Artist]]] = []        # (dynamic?, artists), in drawing order

@@ -26,12 +26,9 @@ from ..local import (
 )
 from ._base import (
     PALETTE,
-    Renderer,
     _number,
     _plain_log_axes,
     _rng,
-    _solve_layout,
-    _state,
     _Updatable,
     new_figure,
     styled,
@@ -247,27 +244,6 @@ class LocationDensityFigure(_Updatable):
 
     def static_key(self) -> int:
         return self.cells
-
-    def frame(self, dpi: float = 80) -> np.ndarray:
-        """Blitted pixels, as :meth:`_Updatable.frame`, with the layout solved once per dpi and style.
-
-        The renderer solves the layout whenever it draws a new background; here every grid
-        size would move the panels a little (the colour bar's labels) and so invalidate the
-        other grids' backgrounds. The colour bar's labels have a fixed width, so one layout fits
-        every grid: it is solved on the first frame and kept.
-        """
-        renderer = self.__dict__.get("_renderer")
-        if renderer is None or renderer.fig is not self.fig:
-            renderer = self._renderer = Renderer(self.fig, self.dynamic, self.static_key)
-        state = (dpi, _state["mode"])
-
-        def solve_once() -> None:
-            if self.__dict__.get("_layout_state") != state:
-                _solve_layout(self.fig)
-                self._layout_state = state
-
-        with styled():
-            return renderer.frame(dpi, _state["mode"], solve_once)
 
     def truth(self, cells: int) -> np.ndarray:
         """The true counts on a cells × cells grid, counted once per grid size."""
