@@ -143,8 +143,9 @@ class NameReliabilityFigure(_Updatable):
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(3, 2))
         with styled():
             left, right = self.left, self.right
-            self.points = left.scatter(self.true, self.unit_relative, s=6, color=PALETTE["blue"], alpha=0.35,
-                                       linewidths=0, label=f"{data.n_listed:,} listed names")
+            # one Line2D of markers: Agg stamps one marker image, 2–3× faster to redraw than a scatter
+            (self.points,) = left.plot(self.true, self.unit_relative, "o", ms=np.sqrt(6), mew=0, ls="none",
+                                       color=PALETTE["blue"], alpha=0.35, label=f"{data.n_listed:,} listed names")
             (self.bound_line,) = left.loglog(self.x, t_bound / self.x, color=PALETTE["vermillion"],
                                              label=f"Thm 3.8 bound / count ({1 - self.delta:.0%})")
             left.axhline(0.01, color="grey", lw=1.2, ls=":", label="1% relative error")
@@ -173,7 +174,7 @@ class NameReliabilityFigure(_Updatable):
         noise = b * self.unit
         relative = b * self.unit_relative
         unused = noise[~self.data.listed]
-        self.points.set_offsets(np.column_stack([self.true, relative]))
+        self.points.set_ydata(relative)
         self.bound_line.set_ydata(bound / self.x)
         low, high = self.left.get_ylim()
         below, above = int((relative < low).sum()), int((relative > high).sum())
