@@ -4,303 +4,27 @@ Every differentially private answer spends some privacy. Asked of the same peopl
 spending adds up (sequential composition, Theorem 3.16); asked of disjoint groups, only the
 largest spend counts (parallel composition); k answers together cost less than k·ε when a
 small δ′ is allowed (advanced composition, Theorem 3.20). A :class:`PrivacyBudget` keeps
-the ledger and refuses the charge that would overspend; the calculators here say what a
-total buys. What is done to an answer afterwards, without looking at the data again, costs
-nothing (post-processing): :func:`project_to_total` is one such step that can only help.
+the ledger and refuses the charge that would overspend (it lives in :mod:`dpteach.budget` and
+is re-exported here); the calculators here say what a total buys. What is done to an answer
+afterwards, without looking at the data again, costs nothing (post-processing):
+:func:`project_to_total` is one such step that can only help.
 """
 
 from __future__ import annotations
 
-import html
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from . import _validate
+from .budget import BudgetExceeded, Charge, PrivacyBudget, _charge_delta
+from .laplace import laplace_scale
+
+__all__ = ["BudgetExceeded", "Charge", "PrivacyBudget", "advanced_composition", "advanced_composition_crossover",
+           "advanced_composition_max_epsilon", "advanced_composition_max_k", "averaged_answers_std",
+           "basic_composition", "project_to_total"]
 
 _WHY_DELTA_PRIME = "δ′ is the probability that the ε′ bound fails; 0 would make ε′ infinite, 1 means no guarantee"
-_WHY_CHARGE = "a charge spends privacy; it can never give any back"
-
-
-# -- the budget ------------------------------------------------------------------------------
-
-class BudgetExceeded(ValueError):
-    """A charge that would take the budget past its total. Nothing was charged.
-
-    Attributes
-    ----------
-    label : str
-        The label of the refused charge.
-    epsilon, delta : float
-        What the charge asked for (after parallel composition: the largest part).
-    remaining_epsilon, remaining_delta : float
-        What was left when it was refused (and is still left).
-    """
-
-    def __init__(self, message: str, *, label: str, epsilon: float, delta: float,
-                 remaining_epsilon: float, remaining_delta: float) -> None:
-        super().__init__(message)
-        self.label = label
-        self.epsilon = epsilon
-        self.delta = delta
-        self.remaining_epsilon = remaining_epsilon
-        self.remaining_delta = remaining_delta
-
-
-@dataclass(frozen=True)
-class Charge:
-    """One line of a :class:`PrivacyBudget`'s ledger.
-
-    ``parts`` holds the ε of each mechanism of a parallel charge (run on disjoint parts of
-    the data); it is empty for an ordinary (sequential) charge. ``epsilon`` and ``delta``
-    are what the charge costs: for a parallel charge, the largest of its parts.
-    """
-
-    label: str
-    epsilon: float
-    delta: float
-    parts: tuple[float, ...] = ()
-
-    @property
-    def kind(self) -> str:
-        """"sequential" or "parallel over N parts (max)"."""
-        return f"parallel over {len(self.parts)} parts (max)" if self.parts else "sequential"
-
-
-def _number(x: float) -> str:
-    return f"{x:.4g}"
-
-
-class PrivacyBudget:
-    """A total privacy budget (ε, δ) and the ledger of what has been spent from it.
-
-    Charges compose sequentially (Theorem 3.16): k mechanisms run on the same data, each
-    (ε_i, δ_i)-differentially private, are together
-
-    .. math:: \\Big(\\sum_i ε_i,\\ \\sum_i δ_i\\Big)\\text{-differentially private,}
-
-    so the budget adds the charges up. Mechanisms run on *disjoint* parts of the data
-    compose in parallel: a person is in one part only, so together they cost the largest
-    ε_i (and δ_i), which :meth:`spend_parallel` charges.
-
-    :meth:`spend` refuses a charge that would take the spent ε (or δ) past the total,
-    raising :class:`BudgetExceeded`, and charges nothing when it refuses. Sums are compared
-    with a tolerance of a billionth of the total, so ten charges of 0.1 do exhaust a budget
-    of 1 although 0.1 + … + 0.1 is not exactly 1 in floating point.
-
-    Parameters
-    ----------
-    epsilon : float
-        The total ε > 0 (finite).
-    delta : float, default 0
-        The total δ, 0 ≤ δ < 1. With δ = 0 (pure ε-DP) every charge with δ > 0 is refused.
-
-    Examples
-    --------
-    >>> budget = PrivacyBudget(1.0)
-    >>> budget.spend(0.4, label="count of people aged 65+")
-    Charge(label='count of people aged 65+', epsilon=0.4, delta=0.0, parts=())
-    >>> budget.spend_parallel([0.5, 0.5, 0.5], label="histogram by district").epsilon
-    0.5
-    >>> round(budget.remaining_epsilon, 12)
-    0.1
-    >>> budget.spend(0.2, label="mean income")
-    Traceback (most recent call last):
-      ...
-    dpteach.composition.BudgetExceeded: refused 'mean income': it asks ε = 0.2 but only ε = 0.1 of 1 remains (0.9 spent in 2 charges); nothing was charged
-    """
-
-    #: Relative tolerance when comparing the spent total with the budget (rounding only).
-    TOLERANCE = 1e-9
-
-    def __init__(self, epsilon: float, delta: float = 0.0) -> None:
-        self._epsilon = _validate.positive("epsilon", epsilon, why="a budget of ε = 0 could answer nothing")
-        self._delta = _validate.real("delta", delta, low=0.0, high=1.0, low_open=False, high_open=True,
-                                     why="δ is a probability of failure; δ = 1 would promise nothing")
-        self._charges: list[Charge] = []
-
-    # -- what it holds ----------------------------------------------------------------------
-    @property
-    def total_epsilon(self) -> float:
-        return self._epsilon
-
-    @property
-    def total_delta(self) -> float:
-        return self._delta
-
-    @property
-    def charges(self) -> tuple[Charge, ...]:
-        """The ledger, oldest charge first (read-only)."""
-        return tuple(self._charges)
-
-    @property
-    def spent_epsilon(self) -> float:
-        """Σ ε_i over the charges (Theorem 3.16), summed without rounding drift (math.fsum)."""
-        return math.fsum(c.epsilon for c in self._charges)
-
-    @property
-    def spent_delta(self) -> float:
-        return math.fsum(c.delta for c in self._charges)
-
-    @property
-    def remaining_epsilon(self) -> float:
-        return max(0.0, self._epsilon - self.spent_epsilon)
-
-    @property
-    def remaining_delta(self) -> float:
-        return max(0.0, self._delta - self.spent_delta)
-
-    @property
-    def exhausted(self) -> bool:
-        """True when no charge with ε > 0 can be accepted any more."""
-        return self.spent_epsilon >= self._epsilon * (1 - self.TOLERANCE)
-
-    # -- spending -------------------------------------------------------------------------------
-    def can_spend(self, epsilon: float, delta: float = 0.0) -> bool:
-        """Whether :meth:`spend` would accept a charge of (ε, δ) now (the charge is validated)."""
-        eps, dlt = _charge("epsilon", epsilon), _charge_delta("delta", delta)
-        return self._fits(eps, dlt)
-
-    def spend(self, epsilon: float, delta: float = 0.0, label: str = "") -> Charge:
-        """Charge one (ε, δ)-differentially private mechanism run on the whole data.
-
-        Sequential composition (Theorem 3.16): the charge adds to what was spent before.
-
-        Parameters
-        ----------
-        epsilon : float
-            ε ≥ 0 of the mechanism.
-        delta : float, default 0
-            δ of the mechanism, 0 ≤ δ < 1.
-        label : str, optional
-            What the charge was for, shown in the ledger.
-
-        Returns
-        -------
-        Charge
-            The ledger line that was added.
-
-        Raises
-        ------
-        BudgetExceeded
-            (a ValueError) if the spent ε or δ would exceed the total; nothing is charged.
-        """
-        eps, dlt = _charge("epsilon", epsilon), _charge_delta("delta", delta)
-        return self._add(Charge(_label(label), eps, dlt))
-
-    def spend_parallel(self, epsilons, deltas=None, label: str = "") -> Charge:
-        """Charge mechanisms run on *disjoint* parts of the data: the largest ε_i (and δ_i).
-
-        Parallel composition: each person is in one part, so only one mechanism sees them,
-        and the whole is (max_i ε_i, max_i δ_i)-differentially private. A histogram released
-        with Lap(1/ε) per cell is this with every part at ε (Example 3.2).
-
-        Parameters
-        ----------
-        epsilons : 1-d array_like
-            ε_i ≥ 0 of the mechanism run on part i.
-        deltas : 1-d array_like, optional
-            δ_i of each part (same length as ``epsilons``); default all 0.
-        label : str, optional
-
-        Raises
-        ------
-        BudgetExceeded
-            if max ε_i (or max δ_i) does not fit in what remains; nothing is charged.
-        """
-        eps = _validate.array("epsilons", epsilons, ndim=(1,), nonnegative=True)
-        if deltas is None:
-            dlt = np.zeros_like(eps)
-        else:
-            dlt = _validate.array("deltas", deltas, ndim=(1,), nonnegative=True)
-            if dlt.shape != eps.shape:
-                raise ValueError(f"deltas must have one entry per part, like epsilons ({eps.size}), "
-                                 f"got {dlt.size}")
-            if (dlt >= 1).any():
-                raise ValueError(f"deltas must be < 1, got {_validate._short(dlt)}; δ = 1 would promise nothing")
-        return self._add(Charge(_label(label), float(eps.max()), float(dlt.max()),
-                                parts=tuple(float(e) for e in eps)))
-
-    def _fits(self, epsilon: float, delta: float) -> bool:
-        eps_ok = self.spent_epsilon + epsilon <= self._epsilon * (1 + self.TOLERANCE)
-        delta_ok = self.spent_delta + delta <= self._delta * (1 + self.TOLERANCE)
-        return eps_ok and delta_ok
-
-    def _add(self, charge: Charge) -> Charge:
-        if not self._fits(charge.epsilon, charge.delta):
-            raise self._refusal(charge)
-        self._charges.append(charge)
-        return charge
-
-    def _refusal(self, charge: Charge) -> BudgetExceeded:
-        name = f"refused {charge.label!r}" if charge.label else "refused"
-        n = len(self._charges)
-        spent = f"{_number(self.spent_epsilon)} spent in {n} charge{'s' if n != 1 else ''}"
-        if self.spent_epsilon + charge.epsilon > self._epsilon * (1 + self.TOLERANCE):
-            asks = f"ε = {_number(charge.epsilon)}" + (" (its largest part)" if charge.parts else "")
-            reason = (f"it asks {asks} but only ε = {_number(self.remaining_epsilon)} of "
-                      f"{_number(self._epsilon)} remains ({spent})")
-        elif self._delta == 0:
-            reason = (f"it asks δ = {charge.delta:.3g} but this is a pure ε budget (δ = 0): "
-                      "no failure probability may be spent")
-        else:
-            reason = (f"it asks δ = {charge.delta:.3g} but only δ = {self.remaining_delta:.3g} of "
-                      f"{self._delta:.3g} remains")
-        return BudgetExceeded(f"{name}: {reason}; nothing was charged", label=charge.label,
-                              epsilon=charge.epsilon, delta=charge.delta,
-                              remaining_epsilon=self.remaining_epsilon, remaining_delta=self.remaining_delta)
-
-    # -- display -----------------------------------------------------------------------------------
-    def _header(self) -> str:
-        total = f"ε = {_number(self._epsilon)}" + (f", δ = {self._delta:.3g}" if self._delta else "")
-        spent = f"spent ε = {_number(self.spent_epsilon)}" + (f", δ = {self.spent_delta:.3g}" if self._delta else "")
-        left = f"remaining ε = {_number(self.remaining_epsilon)}" + (
-            f", δ = {self.remaining_delta:.3g}" if self._delta else "")
-        n = len(self._charges)
-        return f"PrivacyBudget({total}): {spent} in {n} charge{'s' if n != 1 else ''}; {left}"
-
-    def _rows(self) -> list[list[str]]:
-        rows = []
-        running = 0.0
-        for i, c in enumerate(self._charges, 1):
-            running += c.epsilon
-            rows.append([str(i), c.label or "—", _number(c.epsilon), f"{c.delta:.3g}", c.kind, _number(running)])
-        return rows
-
-    _HEAD = ("#", "label", "ε", "δ", "composition", "ε spent so far")
-
-    def __repr__(self) -> str:
-        lines = [self._header()]
-        rows = self._rows()
-        if rows:
-            widths = [max(len(r[j]) for r in [self._HEAD, *rows]) for j in range(len(self._HEAD))]
-            for r in [self._HEAD, *rows]:
-                lines.append("  " + "  ".join(cell.ljust(w) if j in (1, 4) else cell.rjust(w)
-                                              for j, (cell, w) in enumerate(zip(r, widths))))
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self._HEAD)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in r) + "</tr>"
-                       for r in self._rows())
-        return (f"<table><caption>{html.escape(self._header())}</caption>"
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-
-
-def _charge(name: str, value) -> float:
-    return _validate.real(name, value, low=0.0, low_open=False, why=_WHY_CHARGE)
-
-
-def _charge_delta(name: str, value) -> float:
-    return _validate.real(name, value, low=0.0, high=1.0, low_open=False, high_open=True,
-                          why="δ is a probability of failure; δ = 1 would promise nothing")
-
-
-def _label(label) -> str:
-    if not isinstance(label, str):
-        raise TypeError(f"label must be a string, got {label!r} of type {type(label).__name__}")
-    return label
 
 
 # -- composition calculators ------------------------------------------------------------------
@@ -377,8 +101,7 @@ def advanced_composition_max_k(total_epsilon: float, epsilon: float, delta_prime
     total = _validate.positive("total_epsilon", total_epsilon, why="the total ε′ the queries may spend")
     eps = _validate.epsilon(epsilon)
     dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
-    a = eps * math.sqrt(2 * math.log(1 / dp_))
-    b = eps * math.expm1(eps)
+    a, b = _advanced_coefficients(eps, dp_)
     s = (-a + math.sqrt(a * a + 4 * b * total)) / (2 * b)
     k = math.floor(s * s)
     # the closed form is exact up to rounding: step to the true boundary
@@ -422,8 +145,59 @@ def advanced_composition_max_epsilon(total_epsilon: float, k: int, delta_prime: 
     return lo
 
 
-def _advanced_total(k: int, a: float, b: float) -> float:
-    return a * math.sqrt(k) + b * k
+def advanced_composition_crossover(epsilon: float, delta_prime: float) -> int | None:
+    """The smallest k for which Theorem 3.20's ε′ is below Theorem 3.16's kε; None if there is none.
+
+    With a = ε√(2 ln(1/δ′)) and b = ε(e^ε − 1), advanced composition spends a√k + bk and
+    basic composition kε, so advanced wins exactly when √k·(ε − b) > a. That needs
+    ε − b > 0, i.e. e^ε − 1 < 1, ε < ln 2: at larger ε the kε(e^ε − 1) term alone costs at
+    least kε, and advanced composition never wins. Otherwise k > (a/(ε − b))².
+
+    Examples
+    --------
+    >>> advanced_composition_crossover(0.1, 1e-6), advanced_composition_crossover(1.0, 1e-6)
+    (35, None)
+    """
+    eps = _validate.epsilon(epsilon)
+    dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
+    a, b = _advanced_coefficients(eps, dp_)
+    if b >= eps:
+        return None
+    k = max(1, math.floor((a / (eps - b)) ** 2))
+    # the closed form is exact up to rounding: step to the true boundary
+    while k > 1 and _advanced_total(k - 1, a, b) < (k - 1) * eps:
+        k -= 1
+    while _advanced_total(k, a, b) >= k * eps:
+        k += 1
+    return k
+
+
+def _advanced_coefficients(epsilon: float, delta_prime: float) -> tuple[float, float]:
+    """(a, b) with Theorem 3.20's ε′ = a√k + bk: a = ε√(2 ln(1/δ′)), b = ε(e^ε − 1)."""
+    return epsilon * math.sqrt(2 * math.log(1 / delta_prime)), epsilon * math.expm1(epsilon)
+
+
+def _advanced_total(k, a: float, b: float):
+    """a√k + bk for an integer k or an array of them (Theorem 3.20's ε′, see _advanced_coefficients)."""
+    return a * np.sqrt(k) + b * k
+
+
+def averaged_answers_std(k: int, sensitivity: float, epsilon: float) -> float:
+    """The standard deviation of the mean of k independent Laplace answers Lap(Δf/ε) to one query.
+
+    Lap(b) has variance 2b² (Dwork & Roth 2014, Definition 3.2), so the mean of k independent
+    draws has standard deviation √2·b/√k with b = Δf/ε. Two readings of the same formula:
+    the averaging attack asks k times at ε each (std √2·Δf/(ε√k), spending kε by Theorem
+    3.16); an honest analyst who splits a budget ε into k answers at ε/k each gets
+    ``averaged_answers_std(k, Δf, ε/k)`` = √(2k)·Δf/ε, worse than one answer at ε.
+
+    Examples
+    --------
+    >>> round(averaged_answers_std(1, 1.0, 1.0), 4), round(averaged_answers_std(4, 1.0, 1.0), 4)
+    (1.4142, 0.7071)
+    """
+    n = _validate.integer("k", k, low=1, why="k is the number of answers averaged")
+    return math.sqrt(2 / n) * laplace_scale(sensitivity, epsilon)
 
 
 # -- post-processing ----------------------------------------------------------------------------

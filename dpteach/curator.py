@@ -1,7 +1,7 @@
 """A tiny curator: a query system with a budget manager (Dwork & Roth's trusted curator, §2.1).
 
 The curator holds a private table and answers an analyst's questions about it, each with
-the Laplace mechanism, charging every answer to a :class:`~dpteach.composition.PrivacyBudget`.
+the Laplace mechanism, charging every answer to a :class:`~dpteach.budget.PrivacyBudget`.
 When the next answer would overspend, it refuses. Its API never hands out the rows: queries
 are *described* (which column, which condition), not programmed, because a function handed
 to the curator could copy the data out. (Python cannot lock an attribute away; the table
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
+from .budget import BudgetExceeded, PrivacyBudget
 from .census import census_first_names
-from .composition import BudgetExceeded, PrivacyBudget
 from .laplace import laplace_mechanism, laplace_scale
 
 #: The districts of :func:`synthetic_town`, and how many of its people live in each.
@@ -114,7 +114,7 @@ class Curator:
     ============================  ======================  ========================
 
     The budget is charged *before* the data is touched; a query the budget refuses raises
-    :class:`~dpteach.composition.BudgetExceeded` and the data is not read. A query that is
+    :class:`~dpteach.budget.BudgetExceeded` and the data is not read. A query that is
     malformed (an unknown column, a bad ε) is refused before any charge.
 
     Parameters
@@ -134,7 +134,7 @@ class Curator:
     >>> curator.count(epsilon=0.6)
     Traceback (most recent call last):
       ...
-    dpteach.composition.BudgetExceeded: refused 'count of everyone': it asks ε = 0.6 but only ε = 0.5 of 1 remains (0.5 spent in 1 charge); nothing was charged
+    dpteach.budget.BudgetExceeded: refused 'count of everyone': it asks ε = 0.6 but only ε = 0.5 of 1 remains (0.5 spent in 1 charge); nothing was charged
     """
 
     def __init__(self, data: Mapping, budget: PrivacyBudget | float, rng: np.random.Generator | None = None) -> None:

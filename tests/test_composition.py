@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dpteach as dp
-from dpteach.composition import BudgetExceeded, PrivacyBudget
+from dpteach.composition import BudgetExceeded, PrivacyBudget, advanced_composition_crossover, averaged_answers_std
 
 NAN, INF = float("nan"), float("inf")
 
@@ -346,3 +346,36 @@ def test_two_answers_at_half_epsilon_averaged_have_twice_the_variance():
     two = dp.laplace_mechanism(np.zeros((n, 2)), sensitivity=1, epsilon=epsilon / 2, rng=rng).mean(axis=1)
     assert abs(two.var() / one.var() - 2) < 0.1
     assert abs(one.var() / (2 * (1 / epsilon) ** 2) - 1) < 0.05      # relative SE √(5/n) ≈ 0.007: 7 SE
+
+
+# -- the figures' maths: averaging (Definition 3.2, Theorem 3.16) and the advanced-composition crossover --
+
+def test_averaged_answers_std_is_root_two_b_over_root_k():
+    """Var Lap(b) = 2b² (Definition 3.2): the mean of k draws has std √(2/k)·b; the split budget is ε/k each."""
+    assert averaged_answers_std(1, 1.0, 1.0) == pytest.approx(math.sqrt(2))
+    assert averaged_answers_std(8, 2.0, 0.5) == pytest.approx(math.sqrt(2 / 8) * 4)
+    for k in (1, 3, 50):
+        assert averaged_answers_std(k, 1.0, 1.0 / k) == pytest.approx(math.sqrt(2 * k))
+
+
+def test_averaged_answers_std_matches_simulated_means():
+    """20,000 means of k = 5 Lap(1) draws: the sample std's relative standard error is about 1/√(2·20000)·√(1 +
+    excess kurtosis/2) < 1%; a 5% band is over 5 standard errors (false-positive rate below 1e-6)."""
+    rng = np.random.default_rng(7)
+    means = rng.laplace(0.0, 1.0, size=(20_000, 5)).mean(axis=1)
+    assert means.std() == pytest.approx(averaged_answers_std(5, 1.0, 1.0), rel=0.05)
+
+
+@pytest.mark.parametrize("epsilon", [0.001, 0.01, 0.1, 0.3, 0.6, 0.69, 0.7, 1.0])
+@pytest.mark.parametrize("delta_prime", [1e-9, 1e-6, 1e-2])
+def test_crossover_is_the_first_k_where_advanced_beats_basic(epsilon, delta_prime):
+    """Against the definition, k by k: Theorem 3.20's ε′ < Theorem 3.16's kε from the crossover on, not before."""
+    k = advanced_composition_crossover(epsilon, delta_prime)
+    if epsilon >= math.log(2):
+        assert k is None
+        return
+    advanced = lambda j: dp.advanced_composition(j, epsilon, delta_prime)[0]    # noqa: E731
+    assert advanced(k) < dp.basic_composition(k, epsilon)[0]
+    assert k == 1 or advanced(k - 1) >= dp.basic_composition(k - 1, epsilon)[0]
+    for j in (k + 1, 2 * k, 10 * k):          # advanced − basic = √j·(a − √j·(ε − b)) only falls after k
+        assert advanced(j) < dp.basic_composition(j, epsilon)[0]

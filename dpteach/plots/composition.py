@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate
-from ..composition import PrivacyBudget, advanced_composition, basic_composition, project_to_total
+from ..composition import (
+    PrivacyBudget,
+    _advanced_coefficients,
+    _advanced_total,
+    advanced_composition,
+    advanced_composition_crossover,
+    averaged_answers_std,
+    basic_composition,
+    project_to_total,
+)
 from ..counting import clamp_nonnegative, round_counts
 from ..laplace import laplace_scale
 from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
@@ -21,49 +30,64 @@ class AveragingFigure(_Updatable):
     makes it better (std √2·Δf/(ε√k)), which is the averaging attack. Dots are measured on
     ``runs`` simulated sessions (unit noise drawn once and rescaled). Right: what each
     session spends, by Theorem 3.16: ε for the split, kε for the attack.
+
+    The axes are fixed over k in [1, k_max] and ε in ``epsilon_range`` (Δf = 1), on log
+    scales: moving ε slides every curve up or down by the same factor, moving k moves the
+    markers along them.
     """
 
-    def __init__(self, k_max: int = 50, runs: int = 2_000, rng: np.random.Generator | None = None) -> None:
+    def __init__(self, k_max: int = 50, runs: int = 2_000, epsilon_range: tuple[float, float] = (0.01, 10.0),
+                 rng: np.random.Generator | None = None) -> None:
         self.k_max = _validate.integer("k_max", k_max, low=2)
+        eps_low, eps_high = (_validate.epsilon(e, "epsilon_range") for e in epsilon_range)
         gen = _rng(rng)
         unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=20), self.k_max))
         self.runs = unit.shape[0]
         self.ks = np.arange(1, self.k_max + 1)
         self.unit_std = (np.cumsum(unit, axis=1) / self.ks).std(axis=0)    # std of the mean of k Lap(1)
         self.shown = np.unique(np.round(np.logspace(0, np.log10(self.k_max), 8)).astype(int))
-        self.fig, (self.left, self.right) = new_figure(1, 2, height=4.4, width_ratios=(3, 2))
+        # std of the average at ε = 1, Δf = 1; both curves scale with 1/ε (Definition 3.2: Lap(b) has std √2·b)
+        self.attack_unit = np.array([averaged_answers_std(int(k), 1.0, 1.0) for k in self.ks])
+        self.split_unit = np.array([averaged_answers_std(int(k), 1.0, 1.0 / k) for k in self.ks])
+        self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(3, 2))
         with styled():
             left, right = self.left, self.right
             split, attack, one = PALETTE["vermillion"], PALETTE["blue"], PALETTE["black"]
-            (self.one_line,) = left.loglog(self.ks, np.ones_like(self.ks, dtype=float), color=one, ls=":",
-                                           label="one answer at ε")
-            (self.split_line,) = left.loglog(self.ks, self.ks, color=split, label="k answers at ε/k, averaged")
-            (self.attack_line,) = left.loglog(self.ks, self.ks, color=attack, label="k answers at ε each, averaged")
+            (self.one_line,) = left.loglog(self.ks, self.ks * 1.0, color=one, ls=":", label="one answer at ε")
+            (self.split_line,) = left.loglog(self.ks, self.ks * 1.0, color=split, label="k answers at ε/k, averaged")
+            (self.attack_line,) = left.loglog(self.ks, self.ks * 1.0, color=attack,
+                                              label="k answers at ε each, averaged")
             (self.split_dots,) = left.loglog(self.shown, self.shown, "o", color=split, ms=6)
             (self.attack_dots,) = left.loglog(self.shown, self.shown, "o", color=attack, ms=6,
                                               label=f"measured, {self.runs:,} sessions")
             self.left_marker = left.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
             left.set_xlim(1, self.k_max)
+            left.set_ylim(0.5 * self.attack_unit[-1] / eps_high, 2 * self.split_unit[-1] / eps_low)
             left.set_xlabel("k, answers to the same count")
             left.set_ylabel("std of the average")
             left.set_title(" ")
-            left.legend(loc="upper left", fontsize="small")
-            (self.split_cost,) = right.loglog(self.ks, self.ks, color=split, label="split: ε in all")
-            (self.attack_cost,) = right.loglog(self.ks, self.ks, color=attack, label="attack: kε")
+            (self.split_cost,) = right.loglog(self.ks, self.ks * 1.0, color=split, label="split: ε in all")
+            (self.attack_cost,) = right.loglog(self.ks, self.ks * 1.0, color=attack, label="attack: kε")
             self.right_marker = right.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
             right.set_xlim(1, self.k_max)
+            right.set_ylim(0.5 * eps_low, 2 * self.k_max * eps_high)
             right.set_xlabel("k")
             right.set_ylabel("ε spent (Theorem 3.16)")
-            right.set_title("privacy spent")
+            right.set_title(" ")
             right.legend(loc="upper left", fontsize="small")
+            self.fig.legend(handles=left.get_lines()[:3] + [self.attack_dots], loc="outside lower center",
+                            ncols=2, fontsize="small")
             _plain_log_axes(left, right)
+        self.dynamic = [self.one_line, self.split_line, self.attack_line, self.split_dots, self.attack_dots,
+                        self.left_marker, self.split_cost, self.attack_cost, self.right_marker,
+                        left.title, right.title]
 
     def update(self, k: int, epsilon: float, sensitivity: float = 1.0) -> dict:
         n = _validate.integer("k", k, low=1, high=self.k_max)
         b = laplace_scale(sensitivity, epsilon)
-        one = np.sqrt(2) * b
-        split_theory = np.sqrt(2 * self.ks) * b               # mean of k Lap(kb): std √2·kb/√k
-        attack_theory = np.sqrt(2 / self.ks) * b              # mean of k Lap(b):  std √2·b/√k
+        one = averaged_answers_std(1, sensitivity, epsilon)
+        split_theory = self.split_unit * b                    # mean of k Lap(kb): std √2·kb/√k
+        attack_theory = self.attack_unit * b                  # mean of k Lap(b):  std √2·b/√k
         split_measured = self.shown * b * self.unit_std[self.shown - 1]
         attack_measured = b * self.unit_std[self.shown - 1]
         self.one_line.set_ydata(np.full(self.ks.shape, one))
@@ -71,17 +95,16 @@ class AveragingFigure(_Updatable):
         self.attack_line.set_ydata(attack_theory)
         self.split_dots.set_ydata(split_measured)
         self.attack_dots.set_ydata(attack_measured)
-        self.left.set_ylim(0.5 * np.sqrt(2 / self.k_max) * b, 2.5 * np.sqrt(2 * self.k_max) * b)
         eps = float(epsilon)
-        self.split_cost.set_ydata(np.full(self.ks.shape, eps))
+        self.split_cost.set_ydata(np.full(self.ks.shape, basic_composition(1, eps)[0]))
         self.attack_cost.set_ydata(self.ks * eps)
-        self.right.set_ylim(0.5 * eps, 2 * self.k_max * eps)
         for marker in (self.left_marker, self.right_marker):
             marker.set_xdata([n, n])
-        self.left.title.set_text(f"k = {n}: split, std ×{np.sqrt(n):.3g}; attack, std ÷{np.sqrt(n):.3g}")
-        self.right.title.set_text(f"attack spends {n}ε")
+        self.left.title.set_text(f"k = {n}: std of split ×{np.sqrt(n):.3g}, of attack ÷{np.sqrt(n):.3g}")
+        self.right.title.set_text(f"attack spends {n}ε = {_number(n * eps)}")
         return {"k": n, "epsilon": eps, "scale": b, "one_std": one,
-                "split_std": float(split_theory[n - 1]), "attack_std": float(attack_theory[n - 1]),
+                "split_std": averaged_answers_std(n, sensitivity, eps / n),
+                "attack_std": averaged_answers_std(n, sensitivity, eps),
                 "split_measured": float(n * b * self.unit_std[n - 1]),
                 "attack_measured": float(b * self.unit_std[n - 1]),
                 "split_spent": eps, "attack_spent": basic_composition(n, eps)[0]}
@@ -92,11 +115,17 @@ class AdvancedCompositionFigure(_Updatable):
 
     Basic composition spends kε; advanced composition spends √(2k ln(1/δ′))·ε + kε(e^ε − 1)
     and fails with probability δ′. The dashed line is the better of the two (both hold).
+    The axes are fixed over k in [1, K_MAX], ε in ``epsilon_range`` and δ′ in
+    ``delta_prime_range``: moving ε shifts both curves up or down, moving δ′ only the
+    advanced one, and the green line marks :func:`~dpteach.advanced_composition_crossover`.
     """
 
     K_MAX = 100_000
 
-    def __init__(self) -> None:
+    def __init__(self, epsilon_range: tuple[float, float] = (0.001, 1.0),
+                 delta_prime_range: tuple[float, float] = (1e-9, 1e-2)) -> None:
+        eps_low, eps_high = (_validate.epsilon(e, "epsilon_range") for e in epsilon_range)
+        dp_low = min(delta_prime_range)
         self.ks = np.unique(np.round(np.logspace(0, np.log10(self.K_MAX), 240)).astype(int))
         self.fig, self.ax = new_figure(height=4.6)
         with styled():
@@ -110,32 +139,35 @@ class AdvancedCompositionFigure(_Updatable):
             self.marker = ax.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
             self.cross = ax.axvline(1, color=PALETTE["green"], ls="-.", lw=1.5, label="advanced wins from here")
             ax.set_xlim(1, self.K_MAX)
+            low = basic_composition(1, eps_low)[0]
+            high = advanced_composition(self.K_MAX, eps_high, dp_low)[0]
+            ax.set_ylim(10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high) + 0.3))
             ax.set_xlabel("k, number of queries")
             ax.set_ylabel("total ε spent")
             ax.set_title(" ")
-            ax.legend(loc="upper left", fontsize="small")
+            # a white box: the green crossover line passes behind the legend, not through its text
+            ax.legend(loc="upper left", fontsize="small", frameon=True, framealpha=0.9, edgecolor="none")
             self.note = ax.text(0.98, 0.04, "", transform=ax.transAxes, ha="right", va="bottom", fontsize="small")
             _plain_log_axes(ax)
+        self.dynamic = [self.basic, self.advanced, self.best, self.dots, self.marker, self.cross, ax.title, self.note]
 
     def update(self, k: int, epsilon: float, delta_prime: float) -> dict:
         n = _validate.integer("k", k, low=1, high=self.K_MAX)
-        basic = np.array([basic_composition(int(j), epsilon)[0] for j in self.ks])
-        advanced = np.array([advanced_composition(int(j), epsilon, delta_prime)[0] for j in self.ks])
         basic_k = basic_composition(n, epsilon)[0]
         advanced_k = advanced_composition(n, epsilon, delta_prime)[0]
-        wins = np.flatnonzero(advanced < basic)
-        crossover = int(self.ks[wins[0]]) if wins.size else None
+        crossover = advanced_composition_crossover(epsilon, delta_prime)
+        basic = self.ks * float(epsilon)                                              # Theorem 3.16
+        advanced = _advanced_total(self.ks, *_advanced_coefficients(float(epsilon), float(delta_prime)))
         self.basic.set_ydata(basic)
         self.advanced.set_ydata(advanced)
         self.best.set_ydata(np.minimum(basic, advanced))
         self.dots.set_data([n, n], [basic_k, advanced_k])
         self.marker.set_xdata([n, n])
-        self.cross.set_xdata([crossover or self.K_MAX * 10] * 2)
-        self.ax.set_ylim(0.5 * min(basic[0], advanced[0]), 2 * max(basic[-1], advanced[-1]))
-        self.ax.title.set_text(f"{n:,} queries at ε = {epsilon:.3g}: basic {_number(basic_k)}, "
+        self.cross.set_xdata([crossover if crossover and crossover <= self.K_MAX else self.K_MAX * 10] * 2)
+        self.ax.title.set_text(f"{n:,} quer{'y' if n == 1 else 'ies'} at ε = {epsilon:.3g}: basic {_number(basic_k)}, "
                                f"advanced {_number(advanced_k)} (δ′ = {delta_prime:.0e})")
         self.note.set_text(f"advanced wins from k = {crossover:,}" if crossover
-                           else "advanced never wins at this ε")
+                           else "advanced never wins at this ε (ε ≥ ln 2)")
         return {"k": n, "epsilon": float(epsilon), "delta_prime": float(delta_prime), "basic": basic_k,
                 "advanced": advanced_k, "best": min(basic_k, advanced_k), "crossover": crossover}
 
@@ -146,7 +178,7 @@ class PostProcessingFigure(_Updatable):
     Mean |error| per cell against ε, over ``runs`` releases (unit noise drawn once and
     rescaled): the release itself (E|Y| = 1/ε), clamped to ≥ 0, clamped and rounded, and
     projected onto {cells ≥ 0, summing to the public total}. None of them looks at the data
-    again, so all cost the same ε.
+    again, so all cost the same ε. The curves are computed once; the axes are fixed.
     """
 
     VERSIONS = ("released", "clamped ≥ 0", "clamped and rounded", "projected onto the public total")
@@ -158,6 +190,7 @@ class PostProcessingFigure(_Updatable):
         gen = _rng(rng)
         self.unit = gen.laplace(0.0, 1.0, size=(_validate.integer("runs", runs, low=1), self.truth.size))
         self.grid = np.logspace(-2, 1, _validate.integer("n_epsilons", n_epsilons, low=2))
+        self._errors_at: dict[float, np.ndarray] = {}
         self.curves = np.array([self._errors(eps) for eps in self.grid]).T     # version × ε
         colours = (PALETTE["black"], PALETTE["orange"], PALETTE["sky"], PALETTE["green"])
         self.fig, self.ax = new_figure(height=4.6)
@@ -175,12 +208,17 @@ class PostProcessingFigure(_Updatable):
             ax.set_title(" ")
             ax.legend(loc="lower left", fontsize="small")
             _plain_log_axes(ax)
+        self.dynamic = [self.dots, self.marker, ax.title]
 
     def _errors(self, epsilon: float) -> np.ndarray:
-        noisy = self.truth + self.unit * laplace_scale(1.0, epsilon)
-        versions = (noisy, clamp_nonnegative(noisy), round_counts(clamp_nonnegative(noisy)),
-                    np.array([project_to_total(row, self.total) for row in noisy]))
-        return np.array([np.abs(v - self.truth).mean() for v in versions])
+        """Mean |error| per cell of the four versions at ε, computed once per ε (a slider revisits values)."""
+        key = float(epsilon)
+        if key not in self._errors_at:
+            noisy = self.truth + self.unit * laplace_scale(1.0, key)
+            versions = (noisy, clamp_nonnegative(noisy), round_counts(clamp_nonnegative(noisy)),
+                        np.array([project_to_total(row, self.total) for row in noisy]))
+            self._errors_at[key] = np.array([np.abs(v - self.truth).mean() for v in versions])
+        return self._errors_at[key]
 
     def update(self, epsilon: float) -> dict:
         errors = self._errors(epsilon)

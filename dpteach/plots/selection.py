@@ -14,13 +14,31 @@ from ..selection import (
     exponential_mechanism_probabilities,
     report_noisy_max_probabilities,
 )
-from ._base import PALETTE, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["AboveThresholdFigure", "ExponentialMechanismFigure", "NoisyMaxFigure"]
 
 
 def _title_case(name: str) -> str:
     return name.title() if name.isupper() else name
+
+
+def _bar_edges(n: int, width: float = 0.8) -> np.ndarray:
+    """Edges of n bars of the given width centred on 0, 1, …, n − 1, with the gaps between them
+    as steps of height 0: one ``stairs`` artist draws all the bars (set_data, not n set_height)."""
+    centres = np.arange(n)
+    return np.column_stack([centres - width / 2, centres + width / 2]).ravel()
+
+
+def _bar_heights(heights) -> np.ndarray:
+    """Step heights for :func:`_bar_edges`: each bar's height, then 0 for the gap after it (none after the last)."""
+    h = np.asarray(heights, dtype=float)
+    return np.column_stack([h, np.zeros_like(h)]).ravel()[:-1]
+
+
+def _bars(ax, n: int, **kwargs):
+    """n bars at 0 … n − 1 as one filled stairs artist (heights 0 until the first update)."""
+    return ax.stairs(_bar_heights(np.zeros(n)), _bar_edges(n), fill=True, baseline=0.0, **kwargs)
 
 
 class NoisyMaxFigure(_Updatable):
@@ -31,8 +49,13 @@ class NoisyMaxFigure(_Updatable):
     integration, :func:`~dpteach.report_noisy_max_probabilities`) and measured on ``runs``
     runs (unit Laplace noise drawn once and rescaled: argmax(c + b·U) is the algorithm).
     Right, at the slider's ε: the probability of each of the town's ``top`` most common
-    names and of all the others together. Taking the argmax of a histogram released with
-    Lap(1/ε) per cell is the same algorithm, so it has the same curves.
+    names (ranked 1st, 2nd, …, each bar labelled with its name and count) and of all the
+    others together. Taking the argmax of a histogram released with Lap(1/ε) per cell is the
+    same algorithm, so it has the same curves.
+
+    Every town's curves are computed when the figure is built, and the numbers at each
+    (town, ε) visited once, so a slider that comes back costs no integration. Both panels'
+    axes are fixed (probabilities 0 to 1; ε from 0.01 to 10 on a log axis).
     """
 
     TOWNS = (500, 1_000, 2_000, 5_000, 20_000)
@@ -50,7 +73,8 @@ class NoisyMaxFigure(_Updatable):
         self.top = _validate.integer("top", top, low=1, high=12)
         self.grid = np.logspace(-2, 1, 25)
         self.measured_grid = np.logspace(-2, 1, 7)
-        self._curves: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._curves = {people: self._curve(people) for people in self.TOWNS}
+        self._at: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(4, 5))
         with styled():
             left, right = self.left, self.right
@@ -65,58 +89,77 @@ class NoisyMaxFigure(_Updatable):
             left.set_title(" ")
             left.legend(loc="upper left", fontsize="small")
             positions = np.arange(self.top + 1)
-            self.bars = right.bar(positions, np.zeros(self.top + 1), color=PALETTE["sky"], label="exact")
+            self.bars = _bars(right, self.top + 1, color=PALETTE["sky"], label="exact")
             (self.freq,) = right.plot(positions, np.zeros(self.top + 1), "D", color=PALETTE["vermillion"], ms=7,
                                       label="measured")
+            self.name_labels = [right.text(i, 0.05, "", rotation=90, ha="center", va="bottom", fontsize="small")
+                                for i in positions[:-1]]
             right.set_xticks(positions)
-            right.set_xticklabels([""] * (self.top + 1), rotation=30, ha="right")
+            right.set_xticklabels([_ordinal(i + 1) for i in positions[:-1]] + ["others"])
+            right.set_xlim(-0.6, self.top + 0.6)
             right.set_ylim(0, 1.05)
+            right.set_xlabel("the town's names, most common first")
             right.set_ylabel("Pr[returned]")
             right.set_title(" ")
-            right.legend(loc="upper right", fontsize="small")
+            right.legend(loc="upper center", fontsize="small")     # the 1st and "others" bars reach the top
             _plain_log_axes(left)
+        self.dynamic = [self.theory, self.measured, self.marker, self.bars, self.freq, *self.name_labels,
+                        left.title, right.title]
 
     def _winners(self, counts: np.ndarray, epsilon: float) -> np.ndarray:
         noisy = counts.astype(np.float32) + self.unit * np.float32(laplace_scale(1.0, epsilon))
         return np.argmax(noisy, axis=1)
 
-    def curves(self, people: int) -> tuple[np.ndarray, np.ndarray]:
-        """(exact on self.grid, measured on self.measured_grid) for one town, computed once."""
-        if people not in self._curves:
-            counts = self.towns[people]
-            best = counts == counts.max()
-            exact = np.array([report_noisy_max_probabilities(counts, e, points_per_scale=25)[best].sum()
-                              for e in self.grid])
-            measured = np.array([best[self._winners(counts, e)].mean() for e in self.measured_grid])
-            self._curves[people] = (exact, measured)
-        return self._curves[people]
+    def _curve(self, people: int) -> tuple[np.ndarray, np.ndarray]:
+        counts = self.towns[people]
+        best = counts == counts.max()
+        exact = np.array([report_noisy_max_probabilities(counts, e, points_per_scale=25)[best].sum()
+                          for e in self.grid])
+        measured = np.array([best[self._winners(counts, e)].mean() for e in self.measured_grid])
+        return exact, measured
 
-    def update(self, people: int, epsilon: float) -> dict:
+    def curves(self, people: int) -> tuple[np.ndarray, np.ndarray]:
+        """(exact on self.grid, measured on self.measured_grid) for one town (computed when the figure is built)."""
         if people not in self.towns:
             raise ValueError(f"people must be one of {self.TOWNS}, got {people!r}")
-        counts = self.towns[people]
+        return self._curves[people]
+
+    def at(self, people: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+        """(exact law of the output, frequencies over the runs) for one town at ε, computed once."""
+        key = (people, float(epsilon))
+        if key not in self._at:
+            counts = self.towns[people]
+            p = report_noisy_max_probabilities(counts, epsilon, points_per_scale=25)
+            freq = np.bincount(self._winners(counts, epsilon), minlength=counts.size) / self.runs
+            self._at[key] = (p, freq)
+        return self._at[key]
+
+    def update(self, people: int, epsilon: float) -> dict:
         exact_curve, measured_curve = self.curves(people)
+        counts = self.towns[people]
         order = np.argsort(-counts, kind="stable")[: self.top]
-        p = report_noisy_max_probabilities(counts, epsilon, points_per_scale=25)
-        winners = self._winners(counts, epsilon)
-        freq = np.bincount(winners, minlength=counts.size) / self.runs
+        p, freq = self.at(people, epsilon)
         best = counts == counts.max()
         shown_p = np.r_[p[order], 1 - p[order].sum()]
         shown_f = np.r_[freq[order], 1 - freq[order].sum()]
         self.theory.set_ydata(exact_curve)
         self.measured.set_ydata(measured_curve)
         self.marker.set_xdata([epsilon, epsilon])
-        for bar, h in zip(self.bars, shown_p):
-            bar.set_height(h)
+        self.bars.set_data(_bar_heights(shown_p))
         self.freq.set_ydata(shown_f)
-        labels = [f"{_title_case(str(self.names[i]))} ({counts[i]})" for i in order] + ["any other"]
-        self.right.set_xticklabels(labels)
+        labels = [f"{_title_case(str(self.names[i]))} ({counts[i]})" for i in order]
+        for text, label in zip(self.name_labels, labels):
+            text.set_text(label)
         p_best = float(p[best].sum())
-        self.left.title.set_text(f"town of {people:,}: top name picked {p_best:.1%}")
+        self.left.title.set_text(f"{people:,} people: top name picked {p_best:.1%}")
         self.right.title.set_text(f"ε = {epsilon:.3g}: which name is returned")
         return {"people": people, "epsilon": float(epsilon), "counts": counts, "probabilities": p,
-                "p_best": p_best, "measured_best": float(best[winners].mean()), "shown": shown_p,
-                "shown_measured": shown_f, "labels": labels}
+                "p_best": p_best, "measured_best": float(freq[best].sum()), "shown": shown_p,
+                "shown_measured": shown_f, "labels": labels + ["any other"]}
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 class ExponentialMechanismFigure(_Updatable):
@@ -124,7 +167,8 @@ class ExponentialMechanismFigure(_Updatable):
 
     Bars: Pr[r] ∝ exp(ε·u(r)/(2Δu)), exact. Diamonds: the frequencies of ``runs`` runs of
     :func:`~dpteach.exponential_mechanism` (a fixed seed, so the dots move smoothly with ε).
-    The dotted line is 1/|R|, the uniform choice that ε → 0 tends to.
+    The dotted line is 1/|R|, the uniform choice that ε → 0 tends to. The probability axis
+    is fixed from 0 to 1.
     """
 
     def __init__(self, candidates, utilities, sensitivity: float, runs: int = 2_000, seed: int = 2014) -> None:
@@ -139,24 +183,25 @@ class ExponentialMechanismFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.4)
         with styled():
             ax = self.ax
-            self.bars = ax.bar(positions, np.zeros(self.u.size), color=PALETTE["sky"], label="exact probability")
+            self.bars = _bars(ax, self.u.size, color=PALETTE["sky"], label="exact probability")
             (self.freq,) = ax.plot(positions, np.zeros(self.u.size), "D", color=PALETTE["vermillion"], ms=7,
                                    label=f"measured, {self.runs:,} runs")
             ax.axhline(1 / self.u.size, color=PALETTE["black"], ls=":", lw=1.5, label="uniform (ε → 0)")
             ax.set_xticks(positions)
             ax.set_xticklabels([f"{c}\nu = {v:g}" for c, v in zip(self.candidates, self.u)])
+            ax.set_xlim(-0.6, self.u.size - 0.4)
             ax.set_ylim(0, 1.05)
             ax.set_ylabel("Pr[chosen]")
             ax.set_title(" ")
             ax.legend(loc="upper right", fontsize="small")
+        self.dynamic = [self.bars, self.freq, ax.title]
 
     def update(self, epsilon: float) -> dict:
         p = exponential_mechanism_probabilities(self.u, self.sensitivity, epsilon)
         picks = exponential_mechanism(self.u, self.sensitivity, epsilon, rng=np.random.default_rng(self.seed),
                                       size=self.runs)
         freq = np.bincount(picks, minlength=self.u.size) / self.runs
-        for bar, h in zip(self.bars, p):
-            bar.set_height(h)
+        self.bars.set_data(_bar_heights(p))
         self.freq.set_ydata(freq)
         best = int(np.argmax(self.u))
         self.ax.title.set_text(f"ε = {epsilon:.3g}, Δu = {self.sensitivity:g}: {self.candidates[best]} "
@@ -172,7 +217,9 @@ class AboveThresholdFigure(_Updatable):
     band T ± α of Theorem 3.24 (β = 0.05). Bottom: the exact probability that each query is
     the one reported (numerical integration, :func:`~dpteach.above_threshold_probabilities`)
     and that none is; diamonds are measured on ``runs`` runs (unit noise drawn once and
-    rescaled: T + 2Δ/ε·ρ against f_i + 4Δ/ε·ν_i is the algorithm).
+    rescaled: T + 2Δ/ε·ρ against f_i + 4Δ/ε·ν_i is the algorithm). Both panels' axes are
+    fixed: counts from 0 to a quarter above the largest answer, probabilities from 0 to 1.
+    At small ε the band is wider than the top panel; a note says so.
     """
 
     def __init__(self, labels, answers, runs: int = 2_000, rng: np.random.Generator | None = None) -> None:
@@ -193,19 +240,23 @@ class AboveThresholdFigure(_Updatable):
             self.answer_bars = top.bar(positions[:-1], self.answers, color=PALETTE["sky"], label="true answer")
             self.band = top.axhspan(0, 1, color=PALETTE["orange"], alpha=0.15, label="T ± α (Thm 3.24, β = 0.05)")
             self.threshold = top.axhline(0, color=PALETTE["vermillion"], lw=2.2, label="threshold T")
-            top.set_ylim(0, 1.25 * max(self.answers.max(), 1.0))
+            self.y_top = 1.25 * max(self.answers.max(), 1.0)
+            top.set_ylim(0, self.y_top)
             top.set_ylabel("count")
             top.set_title(" ")
             top.legend(loc="upper left", fontsize="small", ncols=3)
-            colours = [PALETTE["blue"]] * k + [PALETTE["black"]]
-            self.prob_bars = bottom.bar(positions, np.zeros(k + 1), color=colours, label="exact")
+            self.note = top.text(0.01, 0.84, "", transform=top.transAxes, ha="left", va="top", fontsize="small")
+            self.prob_bars = _bars(bottom, k, color=PALETTE["blue"], label="exact")
+            self.none_bar = bottom.stairs([0.0], [k - 0.4, k + 0.4], fill=True, baseline=0.0, color=PALETTE["black"])
             (self.freq,) = bottom.plot(positions, np.zeros(k + 1), "D", color=PALETTE["vermillion"], ms=6,
                                        label=f"measured, {n:,} runs")
+            bottom.set_xlim(-0.6, k + 0.6)
             bottom.set_ylim(0, 1.05)
             bottom.set_ylabel("Pr[reported first]")
             bottom.set_xticks(positions)
             bottom.set_xticklabels(self.labels + ["none"], rotation=30, ha="right")
             bottom.legend(loc="upper right", fontsize="small")
+        self.dynamic = [self.band, self.threshold, top.title, self.note, self.prob_bars, self.none_bar, self.freq]
 
     def update(self, epsilon: float, threshold: float) -> dict:
         b = laplace_scale(1.0, epsilon)
@@ -216,8 +267,8 @@ class AboveThresholdFigure(_Updatable):
         first = np.where(above.any(axis=1), above.argmax(axis=1), k)
         freq = np.bincount(first, minlength=k + 1) / self.runs
         alpha = above_threshold_accuracy(k, 0.05, epsilon)
-        for bar, h in zip(self.prob_bars, p):
-            bar.set_height(h)
+        self.prob_bars.set_data(_bar_heights(p[:-1]))
+        self.none_bar.set_data([p[-1]])
         self.freq.set_ydata(freq)
         self.threshold.set_ydata([t, t])
         self.band.set_y(t - alpha)
@@ -227,5 +278,7 @@ class AboveThresholdFigure(_Updatable):
         name = self.labels[first_true] if truly.size else "none"
         self.top.title.set_text(f"ε = {epsilon:.3g}, T = {t:g}: {name} is first above T, "
                                 f"reported {p[first_true]:.1%} of runs")
+        covers = t - alpha <= 0 and t + alpha >= self.y_top
+        self.note.set_text(f"α = {_number(alpha)}: the band covers the whole panel" if covers else "")
         return {"epsilon": float(epsilon), "threshold": t, "probabilities": p, "measured": freq, "alpha": alpha,
                 "first_above": first_true, "p_first_above": float(p[first_true])}

@@ -14,7 +14,7 @@ __all__ = ["advanced_composition", "post_processing", "sequential_averaging"]
 
 def sequential_averaging(k: int = 2, epsilon: float = 1.0) -> Interactive:
     """Sliders k and ε: k answers to one count, averaged, at ε/k each (split) or at ε each (the attack)."""
-    fig = plots.AveragingFigure()
+    fig = plots.AveragingFigure(epsilon_range=(0.01, 10.0))      # the ε slider's range: the axes never move
     slider = widgets.IntSlider(value=k, min=1, max=fig.k_max, description="k (answers)",
                                layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, fig.update, {"k": slider, "epsilon": epsilon_slider(epsilon)},
@@ -26,7 +26,7 @@ _KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 
 
 def advanced_composition(k: int = 100, epsilon: float = 0.1, delta_prime: float = 1e-6) -> Interactive:
     """Sliders k, ε and δ′: the total ε of k queries by basic (Thm 3.16) and advanced (Thm 3.20) composition."""
-    fig = plots.AdvancedCompositionFigure()
+    fig = plots.AdvancedCompositionFigure(epsilon_range=(0.001, 1.0), delta_prime_range=(1e-9, 1e-2))
     delta_prime_slider = log_slider(delta_prime, 1e-9, 1e-2, "δ′ (delta′)", step=0.25, readout_format=".0e")
     return Interactive(fig, fig.update,
                        {"k": _choice_slider("k", _KS, k, "k (queries)"),

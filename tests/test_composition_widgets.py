@@ -1,7 +1,8 @@
-"""Chapters 06 and 07: sliders drive figures, and what they draw is the book's maths.
+"""Composition widgets (Dwork & Roth 2014, §3.5; Proposition 2.1): sliders drive figures, and what they
+draw is the book's maths.
 
-Like tests/test_widgets.py: no browser; setting a control fires the same callback a drag
-does, and ``Interactive.result`` holds the numbers the figure was drawn with.
+No browser: setting a control fires the same callback a drag does, and ``Interactive.result`` holds the
+numbers the figure was drawn with.
 """
 
 import math
@@ -12,8 +13,9 @@ from conftest import assert_checker_contract
 
 import dpteach as dp
 from dpteach import exercises, plots, widgets
+from dpteach.composition import advanced_composition_crossover
 
-# -- chapter 06 -----------------------------------------------------------------------------------
+# -- composition ----------------------------------------------------------------------------------
 
 def test_averaging_figure_is_theorem_3_16_and_the_variance_formula():
     """Split: std √(2k)·Δf/ε and ε spent; attack: std √2·Δf/(ε√k) and kε spent. Measured within 5%
@@ -63,60 +65,12 @@ def test_budget_figure_draws_the_ledger():
         plots.BudgetFigure(1.0)
 
 
-# -- chapter 07 -----------------------------------------------------------------------------------
-
-def test_noisy_max_figure_agrees_with_theory():
-    """The measured frequency of picking the top name is within 4 binomial standard errors of the exact
-    probability at each ε (200 runs; false-positive rate about 6e-5 per point)."""
-    w = widgets.noisy_max()
-    for people in plots.NoisyMaxFigure.TOWNS:
-        exact, measured = w.figure.curves(people)
-        exact_at = np.interp(np.log(w.figure.measured_grid), np.log(w.figure.grid), exact)
-        se = np.sqrt(np.maximum(exact_at * (1 - exact_at), 1e-4) / w.figure.runs)
-        assert (np.abs(measured - exact_at) < 4 * se + 0.02).all(), people
-        assert np.all(np.diff(exact) > -1e-9), "more ε never makes the top name less likely"
-    r = w.set(people=5_000, epsilon=1.0)
-    counts = r["counts"]
-    two = dp.report_noisy_max_probabilities(np.sort(counts)[-2:], 1.0)
-    assert r["p_best"] == pytest.approx(two[1], abs=0.01)      # the runner-up 2 behind is the only rival
-    assert r["shown"].sum() == pytest.approx(1)
-
-
-def test_noisy_max_refuses_a_town_it_does_not_have():
-    with pytest.raises(ValueError, match="people must be one of"):
-        widgets.noisy_max(people=1234)
-
-
-def test_exponential_choice_is_definition_3_4():
-    w = widgets.exponential_choice()
-    r = w.set(epsilon=0.5)
-    assert np.allclose(r["probabilities"], dp.exponential_mechanism_probabilities([47, 43, 31, 22, 12], 2, 0.5))
-    assert np.abs(r["measured"] - r["probabilities"]).max() < 0.05     # 2,000 runs: SE ≤ 0.011
-    assert r["best"] == "Lisbon"
-    with pytest.raises(ValueError, match="one entry per utility"):
-        plots.ExponentialMechanismFigure(["a"], [1, 2], 1)
-
-
-def test_above_threshold_stream_matches_its_law():
-    w = widgets.above_threshold_stream()
-    r = w.result
-    assert r["first_above"] == 7 and r["p_first_above"] > 0.99       # John, far above T = 150 at ε = 1
-    r = w.set(threshold=112, epsilon=0.5)
-    assert r["probabilities"].sum() == pytest.approx(1, abs=1e-8)
-    assert np.abs(r["measured"] - r["probabilities"]).max() < 0.05    # 2,000 runs: SE ≤ 0.011
-    assert r["alpha"] == pytest.approx(dp.above_threshold_accuracy(10, 0.05, 0.5))
-
-
 # -- checkers -------------------------------------------------------------------------------------
 
 CASES = [
     (exercises.check_session_spend, 0.7, 1.0),
     (exercises.check_queries_bought, 337, 100),
     (exercises.check_split_variance, 4.0, 2.0),
-    (exercises.check_noisy_max_upset, 0.25 * math.exp(-1) * 3, 0.5),
-    (exercises.check_exponential_probability,
-     float(dp.exponential_mechanism_probabilities([47, 43, 31, 22, 12], 2, 0.5)[1]), 0.2),
-    (exercises.check_above_threshold_alpha, 16 * (math.log(1000) + math.log(40)), 8),
 ]
 
 
@@ -127,5 +81,29 @@ def test_checker_accepts_the_right_answer_and_refuses_a_wrong_one(check, right, 
 
 def test_checkers_name_the_typical_mistake():
     assert "parallel" in exercises.check_session_spend(1.0).message
-    forgot_two = float(dp.exponential_mechanism_probabilities([47, 43, 31, 22, 12], 1, 0.5)[1])
-    assert "2Δu" in exercises.check_exponential_probability(forgot_two).message
+
+
+def test_averaging_axes_hold_every_curve_over_the_slider_range():
+    """Fixed axes: at both ends of the ε slider and of k, every theory curve stays inside the limits."""
+    w = widgets.sequential_averaging()
+    fig = w.figure
+    for eps in (w.controls["epsilon"].base ** w.controls["epsilon"].min, w.controls["epsilon"].base ** w.controls["epsilon"].max):
+        for k in (1, fig.k_max):
+            w.set(k=k, epsilon=eps)
+            for ax, lines in ((fig.left, (fig.one_line, fig.split_line, fig.attack_line)),
+                              (fig.right, (fig.split_cost, fig.attack_cost))):
+                low, high = ax.get_ylim()
+                for line in lines:
+                    y = np.asarray(line.get_ydata())
+                    assert (y >= low).all() and (y <= high).all(), (eps, k, line.get_label())
+
+
+def test_advanced_composition_figure_marks_the_exact_crossover():
+    w = widgets.advanced_composition()
+    for eps, delta_prime in ((0.1, 1e-6), (0.001, 1e-9), (0.5, 1e-2)):
+        r = w.set(epsilon=eps, delta_prime=delta_prime)
+        assert r["crossover"] == advanced_composition_crossover(eps, delta_prime)
+        assert w.figure.cross.get_xdata()[0] == r["crossover"]
+        ks = w.figure.ks
+        advanced = np.array([dp.advanced_composition(int(k), eps, delta_prime)[0] for k in ks])
+        assert np.allclose(w.figure.advanced.get_ydata(), advanced, rtol=1e-12)
