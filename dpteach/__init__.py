@@ -16,9 +16,7 @@ from __future__ import annotations
 import importlib
 
 from .accountant import (
-    GeneralizedGaussianNoise,
     PrivacyLossDistribution,
-    calibration_audit,
     gaussian_noise,
     laplace_noise,
     one_coordinate_delta,
@@ -30,6 +28,7 @@ from .accuracy import (
     binomial_ci,
     expected_linf_error,
     laplace_accuracy_bound,
+    linf_error_density,
     linf_error_quantile,
     linf_error_tail,
     linf_errors,
@@ -43,7 +42,7 @@ from .attack import (
     posterior_bounds,
     simulate_laplace_attack,
 )
-from .audit import AuditResult, clopper_pearson_lower, clopper_pearson_upper, privacy_audit
+from .audit import AuditResult, calibration_audit, clopper_pearson_lower, clopper_pearson_upper, privacy_audit
 from .book import chapter_map
 from .census import CensusFirstNames, census_first_names, name_table
 from .composition import (
@@ -51,8 +50,10 @@ from .composition import (
     Charge,
     PrivacyBudget,
     advanced_composition,
+    advanced_composition_crossover,
     advanced_composition_max_epsilon,
     advanced_composition_max_k,
+    averaged_answers_std,
     basic_composition,
     project_to_total,
 )
@@ -99,16 +100,22 @@ from .gaussian import (
     gaussian_delta,
     gaussian_mechanism,
     gaussian_sigma,
+    gaussian_sigma_curve,
+    laplace_gaussian_crossover,
 )
 from .generalized_gaussian import (
     CalibrationTable,
+    ErrorTradeoff,
+    GeneralizedGaussianNoise,
     MechanismError,
     NoiseErrors,
     SparseVectorRefinement,
     calibration_table,
     counting_query_errors,
+    error_tradeoff,
     expected_l1_noise,
     expected_linf_noise,
+    ganesh_zhao_growth,
     ganesh_zhao_shapes,
     generalized_gaussian_cdf,
     generalized_gaussian_mechanism,
@@ -175,8 +182,10 @@ __all__ = [
     "above_threshold_accuracy",
     "above_threshold_probabilities",
     "advanced_composition",
+    "advanced_composition_crossover",
     "advanced_composition_max_epsilon",
     "advanced_composition_max_k",
+    "averaged_answers_std",
     "basic_composition",
     "BudgetExceeded",
     "Charge",
@@ -221,6 +230,7 @@ __all__ = [
     "laplace_pdf",
     "laplace_scale",
     "laplace_tail",
+    "linf_error_density",
     "linf_error_quantile",
     "linf_error_tail",
     "linf_errors",
@@ -264,14 +274,19 @@ __all__ = [
     "gaussian_delta",
     "gaussian_mechanism",
     "gaussian_sigma",
+    "gaussian_sigma_curve",
+    "laplace_gaussian_crossover",
     "CalibrationTable",
+    "ErrorTradeoff",
     "MechanismError",
     "NoiseErrors",
     "SparseVectorRefinement",
     "calibration_table",
     "counting_query_errors",
+    "error_tradeoff",
     "expected_l1_noise",
     "expected_linf_noise",
+    "ganesh_zhao_growth",
     "ganesh_zhao_shapes",
     "generalized_gaussian_cdf",
     "generalized_gaussian_mechanism",

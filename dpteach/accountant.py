@@ -5,7 +5,7 @@ answers, and two neighbouring databases differ by 1 in every coordinate (k count
 queries that one person can all change: for symmetric noise this is the worst
 neighbouring difference in {−1, 0, 1}^k, because dropping a coordinate is post-processing).
 The noise is a Generalized Gaussian, density ∝ exp(−(|z|/σ)^p) with p ≥ 1, which is
-Laplace at p = 1 and Gaussian at p = 2.
+Laplace at p = 1 and Gaussian at p = 2 (:class:`dpteach.gg_distribution.GeneralizedGaussianNoise`).
 
 The privacy loss at an output z of one coordinate is
 
@@ -36,106 +36,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _special, _validate
+from . import _validate
+from .gg_distribution import GeneralizedGaussianNoise, check_noise
 
-_WHY_P = "p ≥ 1 keeps the Generalized Gaussian density log-concave, as the accountant needs (p = 1 is Laplace, p = 2 Gaussian)"
 _WHY_SCALE = "σ is the width of the noise"
 _WHY_K = "k counting queries, k ≥ 1"
-_WHY_EPS = "ε ≥ 0 for a privacy guarantee"
-
-
-def _shape(p) -> float:
-    """The Generalized Gaussian shape p, checked (shared with dpteach.generalized_gaussian)."""
-    return _validate.real("p", p, low=1.0, low_open=False, high=1000.0, why=_WHY_P)
-
-
-@dataclass(frozen=True)
-class GeneralizedGaussianNoise:
-    """Noise with density f(z) = p / (2σΓ(1/p)) · exp(−(|z|/σ)^p) (Ganesh & Zhao 2020), p ≥ 1.
-
-    p = 1 is Lap(σ) (Definition 3.2); p = 2 is the normal N(0, σ²/2); large p is flat,
-    nearly uniform on [−σ, σ]. Use :func:`laplace_noise` and :func:`gaussian_noise` to
-    name the two classics by their usual parameters.
-    """
-
-    p: float
-    scale: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "p", _shape(self.p))
-        object.__setattr__(self, "scale", _validate.positive("scale", self.scale, why=_WHY_SCALE))
-
-    @property
-    def name(self) -> str:
-        if self.p == 1.0:
-            return f"Laplace, b = {self.scale:.4g}"
-        if self.p == 2.0:
-            return f"Gaussian, std = {self.scale / math.sqrt(2):.4g}"
-        return f"Generalized Gaussian, p = {self.p:.4g}, σ = {self.scale:.4g}"
-
-    def logpdf(self, z) -> np.ndarray:
-        """ln f(z) = ln(p / (2σΓ(1/p))) − (|z|/σ)^p."""
-        zs = np.asarray(z, dtype=np.float64)
-        return (math.log(self.p / (2 * self.scale)) - math.lgamma(1 / self.p)
-                - (np.abs(zs) / self.scale) ** self.p)
-
-    def tail(self, t) -> np.ndarray:
-        """Pr[Z > t] for t ≥ 0: ½·Q(1/p, (t/σ)^p), with Q the regularised upper incomplete gamma."""
-        ts = np.asarray(t, dtype=np.float64)
-        return 0.5 * _special.gammaincc(1 / self.p, (ts / self.scale) ** self.p)
-
-    def cdf(self, z) -> np.ndarray:
-        """Pr[Z ≤ z], accurate to full relative precision in the lower tail."""
-        zs = np.asarray(z, dtype=np.float64)
-        t = self.tail(np.abs(zs))
-        return np.where(zs <= 0, t, 1.0 - t)
-
-    def mass(self, lo, hi) -> np.ndarray:
-        """Pr[lo < Z ≤ hi], computed from whichever tails avoid cancellation."""
-        lo, hi = np.broadcast_arrays(np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64))
-        t_lo, t_hi = self.tail(np.abs(lo)), self.tail(np.abs(hi))   # F(z) = tail(−z) for z ≤ 0
-        out = np.where(hi <= 0, t_hi - t_lo, np.where(lo >= 0, t_lo - t_hi, 1.0 - t_lo - t_hi))
-        return np.maximum(out, 0.0)
-
-    @property
-    def loss_max(self) -> float:
-        """sup_z L(z): 1/σ for Laplace (the loss is bounded: pure ε-DP), +∞ for p > 1."""
-        return 1.0 / self.scale if self.p == 1.0 else math.inf
-
-    def loss(self, z) -> np.ndarray:
-        """L(z) = ln f(z) − ln f(z − 1) = (|z − 1|^p − |z|^p) / σ^p, decreasing in z."""
-        zs = np.asarray(z, dtype=np.float64)
-        p, s = self.p, self.scale
-        return (np.abs(zs - 1) / s) ** p - (np.abs(zs) / s) ** p
-
-    def loss_inverse(self, x) -> np.ndarray:
-        """The output z* with L(z*) = x, for −loss_max < x < loss_max (L(1 − z) = −L(z))."""
-        xs = np.asarray(x, dtype=np.float64)
-        y = np.abs(xs) * self.scale**self.p
-        # With u = ½ − z ≥ 0 (for x ≥ 0): (u + ½)^p − |u − ½|^p = y, increasing in u. The left
-        # side is 2u for p = 2, and for p = 1 while u ≤ ½ (the loss is capped there).
-        if self.p == 1.0 or self.p == 2.0:
-            u = y / 2
-        else:
-            p = self.p
-            lo = np.zeros_like(y)
-            hi = 0.5 + (y / p) ** (1 / (p - 1)) + 1.0
-            for _ in range(64):
-                mid = 0.5 * (lo + hi)
-                below = (mid + 0.5) ** p - np.abs(mid - 0.5) ** p < y
-                lo = np.where(below, mid, lo)
-                hi = np.where(below, hi, mid)
-            u = 0.5 * (lo + hi)
-        return np.where(xs >= 0, 0.5 - u, 0.5 + u)
-
-    def tail_point(self, tau: float) -> float:
-        """A t with Pr[Z > t] ≤ τ: the first point of a grid in (t/σ)^p that qualifies."""
-        a = 1 / self.p
-        guess = -math.log(tau) + 2.0
-        y = np.linspace(0.5 * guess, 1.5 * guess + 10.0, 400)
-        q = 0.5 * _special.gammaincc(a, y)
-        first = int(np.argmax(q <= tau))
-        return float(self.scale * y[first] ** a)
 
 
 def laplace_noise(scale: float) -> GeneralizedGaussianNoise:
@@ -146,13 +51,6 @@ def laplace_noise(scale: float) -> GeneralizedGaussianNoise:
 def gaussian_noise(std: float) -> GeneralizedGaussianNoise:
     """N(0, s²) noise for the accountant: the Generalized Gaussian with p = 2 and σ = √2·s."""
     return GeneralizedGaussianNoise(2.0, math.sqrt(2.0) * _validate.positive("std", std, why=_WHY_SCALE))
-
-
-def _noise(noise) -> GeneralizedGaussianNoise:
-    if not isinstance(noise, GeneralizedGaussianNoise):
-        raise TypeError("noise must be made by dp.laplace_noise, dp.gaussian_noise or "
-                        f"dp.GeneralizedGaussianNoise, got {noise!r}")
-    return noise
 
 
 def one_coordinate_delta(noise: GeneralizedGaussianNoise, epsilon) -> np.ndarray | float:
@@ -171,7 +69,7 @@ def one_coordinate_delta(noise: GeneralizedGaussianNoise, epsilon) -> np.ndarray
     epsilon : float or array_like
         ε (any real; δ(ε) = 1 − e^ε for ε ≤ −sup L).
     """
-    n = _noise(noise)
+    n = check_noise(noise)
     eps = _validate.array("epsilon", epsilon, nonempty=False)
     top = n.loss_max
     inside = np.abs(eps) < top
@@ -298,8 +196,8 @@ def _one_coordinate_masses(noise: GeneralizedGaussianNoise, k: int, resolution: 
     x = np.arange(-half, half + 1) * h                     # grid points x_0 < … < x_n, symmetric
     z = noise.loss_inverse(x)                              # L(z_j) = x_j, z decreasing in j
     # a_j, b_j: P- and Q-mass of the bin (x_j, x_{j+1}], i.e. of z in [z_{j+1}, z_j)
-    a = _bin_masses(noise, z)
-    b = _bin_masses(noise, z - 1)
+    a = noise.bin_masses(z)
+    b = noise.bin_masses(z - 1)
     # The bin's mass goes to its two ends, so that P and Q both keep theirs (Q = e^{−x}·P at x).
     right = np.clip((a - np.exp(x[:-1]) * b) / -np.expm1(-h), 0.0, a)
     masses = np.zeros(x.size)
@@ -314,14 +212,6 @@ def _one_coordinate_masses(noise: GeneralizedGaussianNoise, k: int, resolution: 
     masses[-1] += math.exp(x[-1]) * beyond_q               # the rest of P's goes to +∞
     infinity = max(beyond - math.exp(x[-1]) * beyond_q, 0.0)
     return h, -half, masses, infinity
-
-
-def _bin_masses(noise: GeneralizedGaussianNoise, z: np.ndarray) -> np.ndarray:
-    """Pr[z_{j+1} ≤ Z < z_j] for a decreasing z, from the tails (no cancellation near 1)."""
-    t = noise.tail(np.abs(z))                    # Pr[Z > |z|] = Pr[Z < −|z|]
-    hi, lo, t_hi, t_lo = z[:-1], z[1:], t[:-1], t[1:]
-    out = np.where(hi <= 0, t_hi - t_lo, np.where(lo >= 0, t_lo - t_hi, 1.0 - t_lo - t_hi))
-    return np.maximum(out, 0.0)
 
 
 class _Chernoff:
@@ -392,7 +282,7 @@ def privacy_loss_distribution(noise: GeneralizedGaussianNoise, k: int = 1, *, re
     >>> round(pld.delta(0.5), 6), pld.delta(1.0)
     (0.221199, 0.0)
     """
-    n = _noise(noise)
+    n = check_noise(noise)
     kk = _validate.integer("k", k, low=1, high=10**8, why=_WHY_K)
     res = _validate.real("resolution", resolution, low=1.0, low_open=False, high=1e5,
                          why="grid points per standard deviation of the loss")
@@ -435,43 +325,3 @@ def privacy_loss_distribution(noise: GeneralizedGaussianNoise, k: int = 1, *, re
     rounding = window.size * (noise_floor + 4e-16 * float(window.max(initial=0.0)))
     return PrivacyLossDistribution(n, kk, h, n_lo + first, window[first:last].copy(), infinity, high_tail,
                                    low_tail + rounding)
-
-
-# -- an empirical check: does a mechanism keep its (ε, δ) promise? ------------------------------
-
-def calibration_audit(noise: GeneralizedGaussianNoise, k: int, epsilon: float, delta: float, *,
-                      event_noise: GeneralizedGaussianNoise | None = None, thresholds=None,
-                      samples: int = 20_000, alpha: float = 1e-3,
-                      rng: np.random.Generator | None = None):
-    """Try to refute, by sampling, that additive ``noise`` on k counts is (ε, δ)-DP for neighbours 0 and 1^k.
-
-    The mechanism releases the k noisy counts; the audit post-processes each release to its
-    total privacy loss Σ_i L(z_i) under ``event_noise`` (default: ``noise`` itself; pass the
-    calibrated noise to audit a miscalibrated one with the same events) and hands it to
-    :func:`dpteach.privacy_audit`, which tests the events {Σ L ≥ c} and {Σ L ≤ c} for the
-    ``thresholds`` c fixed before sampling (default ε·(1/16, 1/8, 1/4, 1/2, 1): the last is
-    tight for a calibrated mechanism, the smaller ones catch noise that is too small) with
-    Clopper–Pearson bounds. Post-processing cannot create a violation, so one found on the
-    loss is a violation of the mechanism; a mechanism that is (ε, δ)-DP is refuted with
-    probability at most ``alpha``. Sampling can refute a claim, never prove it.
-
-    Returns
-    -------
-    dpteach.AuditResult
-    """
-    from .audit import privacy_audit
-    from .generalized_gaussian import generalized_gaussian_sample  # that module imports this one
-
-    n = _noise(noise)
-    ref = n if event_noise is None else _noise(event_noise)
-    kk = _validate.integer("k", k, low=1, high=1000, why="a small k: the audit samples every coordinate")
-    eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why=_WHY_EPS)
-    cs = (eps * np.array([1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0]) if thresholds is None
-          else _validate.array("thresholds", thresholds, ndim=(1,)))
-    m = _validate.integer("samples", samples, low=10, why="a sample of at least 10 releases per neighbour")
-
-    def total_loss(true_count: float, size: int, gen: np.random.Generator) -> np.ndarray:
-        release = true_count + generalized_gaussian_sample(n.p, n.scale, (size, kk), gen)
-        return ref.loss(release).sum(axis=1)
-
-    return privacy_audit(total_loss, 0.0, 1.0, eps, delta, n=m, alpha=alpha, thresholds=cs, rng=rng)

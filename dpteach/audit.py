@@ -37,6 +37,7 @@ import numpy as np
 
 from . import _validate
 from .accuracy import clopper_pearson_lower, clopper_pearson_upper
+from .gg_distribution import GeneralizedGaussianNoise, check_noise, generalized_gaussian_sample
 
 #: Quantiles of the pilot run used as thresholds when none are given.
 PILOT_QUANTILES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5,
@@ -191,3 +192,39 @@ def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0,
                        epsilon_lower_bound=value, refuted=value > eps, event=event,
                        p_first=p1, p_second=p2, bounds=bounds, thresholds=ts, event_bounds=per_event)
 
+
+# -- auditing a calibration: does additive noise on k counts keep its (ε, δ) promise? ----------------
+
+def calibration_audit(noise: GeneralizedGaussianNoise, k: int, epsilon: float, delta: float, *,
+                      event_noise: GeneralizedGaussianNoise | None = None, thresholds=None,
+                      samples: int = 20_000, alpha: float = 1e-3,
+                      rng: np.random.Generator | None = None) -> AuditResult:
+    """Try to refute, by sampling, that additive ``noise`` on k counts is (ε, δ)-DP for neighbours 0 and 1^k.
+
+    The mechanism releases the k noisy counts; the audit post-processes each release to its
+    total privacy loss Σ_i L(z_i) under ``event_noise`` (default: ``noise`` itself; pass the
+    calibrated noise to audit a miscalibrated one with the same events) and hands it to
+    :func:`privacy_audit`, which tests the events {Σ L ≥ c} and {Σ L ≤ c} for the
+    ``thresholds`` c fixed before sampling (default ε·(1/16, 1/8, 1/4, 1/2, 1): the last is
+    tight for a calibrated mechanism, the smaller ones catch noise that is too small) with
+    Clopper–Pearson bounds. Post-processing cannot create a violation, so one found on the
+    loss is a violation of the mechanism; a mechanism that is (ε, δ)-DP is refuted with
+    probability at most ``alpha``. Sampling can refute a claim, never prove it.
+
+    Returns
+    -------
+    dpteach.AuditResult
+    """
+    n = check_noise(noise)
+    ref = n if event_noise is None else check_noise(event_noise)
+    kk = _validate.integer("k", k, low=1, high=1000, why="a small k: the audit samples every coordinate")
+    eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0 for a privacy guarantee")
+    cs = (eps * np.array([1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0]) if thresholds is None
+          else _validate.array("thresholds", thresholds, ndim=(1,)))
+    m = _validate.integer("samples", samples, low=10, why="a sample of at least 10 releases per neighbour")
+
+    def total_loss(true_count: float, size: int, gen: np.random.Generator) -> np.ndarray:
+        release = true_count + generalized_gaussian_sample(n.p, n.scale, (size, kk), gen)
+        return ref.loss(release).sum(axis=1)
+
+    return privacy_audit(total_loss, 0.0, 1.0, eps, delta, n=m, alpha=alpha, thresholds=cs, rng=rng)

@@ -289,3 +289,17 @@ def test_normal_cdf_and_its_log_match_scipy():
     assert np.allclose(_special.ndtr(x), special.ndtr(x), rtol=1e-12, atol=0)
     for v in (-1.0, -10.0, -29.9, -30.0, -31.0, -50.0, -300.0):
         assert _special.log_norm_cdf(v) == pytest.approx(float(special.log_ndtr(v)), rel=1e-12)
+
+
+def test_bin_masses_are_the_masses_of_consecutive_points():
+    """GeneralizedGaussianNoise.bin_masses (what the accountant discretises with) is mass() of each bin."""
+    for noise in (dp.laplace_noise(1.3), dp.gaussian_noise(2.0), dp.GeneralizedGaussianNoise(3.5, 0.8)):
+        z = np.linspace(6.0, -5.0, 41)
+        assert np.array_equal(noise.bin_masses(z), noise.mass(z[1:], z[:-1]))
+        assert noise.bin_masses(np.r_[np.inf, z, -np.inf]).sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_calibration_audit_is_an_audit():
+    """The calibration audit lives with the auditor (it hands the total loss to privacy_audit)."""
+    from dpteach import audit
+    assert dp.calibration_audit is audit.calibration_audit

@@ -17,8 +17,9 @@ from scipy import stats
 import dpteach as dp
 
 
-def test_math_md_check_values():
-    """At (ε, δ) = (1, 10⁻⁵) and Δ = 1 the analytic σ is 3.731; Theorem 3.22's c is 4.845."""
+def test_check_values_of_balle_and_wang_and_theorem_3_22():
+    """At (ε, δ) = (1, 10⁻⁵) and Δ = 1 the analytic σ is 3.731 (Balle & Wang 2018); Theorem 3.22's
+    c = √(2 ln(1.25/δ)) is 4.845 (Dwork & Roth 2014)."""
     assert round(dp.gaussian_sigma(1.0, 1.0, 1e-5), 3) == 3.731
     assert round(dp.classical_gaussian_constant(1e-5), 3) == 4.845
 
@@ -106,3 +107,24 @@ def test_gaussian_delta_refuses_bad_sigma():
         dp.gaussian_delta(0.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="epsilon must be"):
         dp.gaussian_delta(1.0, 1.0, -1.0)
+
+
+def test_sigma_curve_equals_the_scalar_bisection_at_every_point():
+    """gaussian_sigma_curve runs the scalar bisection side by side: the same numbers, bit for bit."""
+    grid = np.logspace(math.log10(0.05), 1, 60)
+    for delta in (1e-2, 1e-6, 1e-10):
+        curve = dp.gaussian_sigma_curve(grid, delta)
+        assert np.array_equal(curve, [dp.gaussian_sigma(1.0, e, delta) for e in grid])
+    assert np.array_equal(dp.gaussian_sigma_curve([0.5], 1e-5, 3.0), [dp.gaussian_sigma(3.0, 0.5, 1e-5)])
+    with pytest.raises(ValueError, match="epsilons"):
+        dp.gaussian_sigma_curve([1.0, 0.0], 1e-5)
+
+
+def test_crossover_is_where_laplace_and_gaussian_stds_meet():
+    """At k = (σ₁ε)²/2 Laplace's √2·k/ε equals the Gaussian's √k·σ₁; Laplace is smaller below, larger above."""
+    for eps, delta in ((0.05, 1e-10), (1.0, 1e-5), (10.0, 1e-2)):
+        k = dp.laplace_gaussian_crossover(eps, delta)
+        s1 = dp.gaussian_sigma(1.0, eps, delta)
+        assert math.sqrt(2) * k / eps == pytest.approx(math.sqrt(k) * s1, rel=1e-12)
+        assert math.sqrt(2) * (2 * k) / eps > math.sqrt(2 * k) * s1
+        assert math.sqrt(2) * (k / 2) / eps < math.sqrt(k / 2) * s1

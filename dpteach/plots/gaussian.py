@@ -9,22 +9,24 @@ import numpy as np
 
 from .. import _validate
 from ..accountant import gaussian_noise, laplace_noise, one_coordinate_delta, privacy_loss_distribution
-from ..accuracy import expected_linf_error
-from ..gaussian import classical_gaussian_sigma, gaussian_delta, gaussian_sigma
-from ..generalized_gaussian import (
-    TABLE_K,
-    TABLE_P,
-    SparseVectorRefinement,
-    calibration_table,
-    expected_linf_noise,
-    ganesh_zhao_shapes,
+from ..gaussian import (
+    classical_gaussian_constant,
+    classical_gaussian_sigma,
+    gaussian_delta,
+    gaussian_sigma,
+    gaussian_sigma_curve,
+    laplace_gaussian_crossover,
+)
+from ..gg_distribution import (
     generalized_gaussian_moment,
     generalized_gaussian_pdf,
     generalized_gaussian_sample,
     generalized_gaussian_tail,
     generalized_gaussian_variance,
-    linf_lower_bound_shape,
 )
+from ..gg_errors import GROWTH_K, error_tradeoff
+from ..gg_sparse import SparseVectorRefinement
+from ..gg_table import TABLE_K, TABLE_P
 from ._base import _SUPERSCRIPT, PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = [
@@ -51,8 +53,14 @@ class SensitivityNormsFigure(_Updatable):
     The standard deviation of the noise on each answer, against k: the Laplace mechanism
     (pure ε-DP) needs Lap(k/ε), std √2·k/ε; the Gaussian mechanism (ε, δ) needs σ ∝ √k
     (the analytic σ, and Theorem 3.22's larger one when ε < 1). The lines cross at the
-    k beyond which the Gaussian adds less noise.
+    k beyond which the Gaussian adds less noise (:func:`dpteach.laplace_gaussian_crossover`).
+
+    The axes stay put over the sliders' whole range (ε from 0.05 to 10, δ from 10⁻¹⁰ to
+    10⁻²): the noise axis runs from 0.1 to 400,000, so the lines slide up as ε shrinks.
     """
+
+    #: the noise axis: holds every line for 0.05 ≤ ε ≤ 10, 10⁻¹⁰ ≤ δ ≤ 10⁻² and k ≤ 10,000
+    Y_LIMITS = (0.1, 4e5)
 
     def __init__(self, k_max: int = 10_000) -> None:
         top = _validate.integer("k_max", k_max, low=10)
@@ -68,11 +76,13 @@ class SensitivityNormsFigure(_Updatable):
                                           label="Gaussian, Theorem 3.22's σ (ε < 1)")
             self.cross = ax.axvline(1, color=PALETTE["black"], ls=":", lw=1.5)
             ax.set_xlim(self.ks[0], self.ks[-1])
+            ax.set_ylim(*self.Y_LIMITS)
             ax.set_xlabel("k, counting queries one person can all change")
             ax.set_ylabel("noise std per answer")
             ax.set_title(" ")
             ax.legend(loc="lower right")
             _plain_log_axes(ax)
+        self.dynamic = [self.laplace, self.gauss, self.classical, self.cross, ax.title]
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.epsilon(epsilon)
@@ -81,20 +91,29 @@ class SensitivityNormsFigure(_Updatable):
         gauss = np.sqrt(self.ks) * unit
         classical = (np.sqrt(self.ks) * classical_gaussian_sigma(1.0, eps, delta) if eps < 1
                      else np.full(self.ks.shape, np.nan))
-        crossover = (unit * eps) ** 2 / 2                        # √2·k/ε = √k·σ₁
+        crossover = laplace_gaussian_crossover(eps, delta)      # √2·k/ε = √k·σ₁
         self.laplace.set_ydata(laplace)
         self.gauss.set_ydata(gauss)
         self.classical.set_ydata(classical)
         self.cross.set_xdata([crossover, crossover])
-        self.ax.set_ylim(0.5 * min(laplace[0], gauss[0]), 2 * max(laplace[-1], gauss[-1]))
+        where = (f"beyond k ≈ {_number(crossover)}" if crossover >= 1
+                 else f"at every k (the lines cross at k ≈ {crossover:.2g}, left of the axis)")
         self.ax.title.set_text(f"ε = {eps:.3g}, δ = {_power(delta)}: Laplace noise grows like k, Gaussian like √k;\n"
-                               f"the Gaussian adds less noise beyond k ≈ {_number(crossover)}")
+                               f"the Gaussian adds less noise {where}")
         return {"epsilon": eps, "delta": delta, "k": self.ks, "laplace_std": laplace, "gaussian_std": gauss,
                 "classical_std": classical, "crossover": crossover, "sigma_per_unit_sensitivity": unit}
 
 
 class GaussianCalibrationFigure(_Updatable):
-    """σ/Δ₂f against ε: the analytic Gaussian (Balle & Wang) and Theorem 3.22's c/ε (for ε < 1)."""
+    """σ/Δ₂f against ε: the analytic Gaussian (Balle & Wang) and Theorem 3.22's c/ε (for ε < 1).
+
+    The axes stay put over the sliders' range (ε from 0.05 to 10, δ from 10⁻¹⁰ to 10⁻²):
+    σ/Δ₂f from 0.2 to 300 on a log axis, so the curves rise as δ shrinks and the dot slides.
+    The analytic curve is :func:`dpteach.gaussian_sigma_curve` (60 bisections side by side).
+    """
+
+    #: σ/Δ₂f: holds both curves for 0.05 ≤ ε ≤ 10 and 10⁻¹⁰ ≤ δ ≤ 10⁻²
+    Y_LIMITS = (0.2, 300.0)
 
     def __init__(self) -> None:
         self.grid = np.logspace(math.log10(0.05), 1, 60)
@@ -108,23 +127,24 @@ class GaussianCalibrationFigure(_Updatable):
             (self.dots,) = ax.loglog([1, 1], [1, 1], "o", color=PALETTE["black"], ms=8)
             self.marker = ax.axvline(1, color="grey", ls=":", lw=1.5)
             ax.set_xlim(self.grid[0], self.grid[-1])
+            ax.set_ylim(*self.Y_LIMITS)
             ax.set_xlabel("ε")
             ax.set_ylabel("σ / Δ₂f")
             ax.set_title(" ")
             ax.legend(loc="upper right")
             _plain_log_axes(ax)
+        self.dynamic = [self.analytic, self.classical, self.dots, self.marker, ax.title]
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.epsilon(epsilon)
-        analytic = np.array([gaussian_sigma(1.0, e, delta) for e in self.grid])
-        classical = np.array([classical_gaussian_sigma(1.0, e, delta) if e < 1 else np.nan for e in self.grid])
+        analytic = gaussian_sigma_curve(self.grid, delta)
+        classical = np.where(self.grid < 1, classical_gaussian_constant(delta) / self.grid, np.nan)   # c·Δ₂f/ε
         sigma = gaussian_sigma(1.0, eps, delta)
         c_sigma = classical_gaussian_sigma(1.0, eps, delta) if eps < 1 else math.nan
         self.analytic.set_ydata(analytic)
         self.classical.set_ydata(classical)
         self.dots.set_data([eps, eps], [sigma, c_sigma if eps < 1 else sigma])
         self.marker.set_xdata([eps, eps])
-        self.ax.set_ylim(0.5 * analytic[-1], 2 * np.nanmax(classical))
         if eps < 1:
             text = (f"ε = {eps:.3g}, δ = {_power(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n"
                     f"Theorem 3.22 asks for {c_sigma:.3g}·Δ₂f ({c_sigma / sigma - 1:.0%} more noise)")
@@ -139,7 +159,8 @@ class GeneralizedGaussianDensityFigure(_Updatable):
     """The Generalized Gaussian at unit variance, against Laplace (p = 1) and Gaussian (p = 2).
 
     Left: densities and a histogram of 20,000 draws of :func:`dpteach.generalized_gaussian_sample`
-    (a fixed seed). Right: the same densities on a log axis, where the tails show.
+    (a fixed seed). Right: the same densities on a log axis, where the tails show. The axes
+    stay put for every p from 1 to 8 (the Laplace peak, 0.71, is the highest).
     """
 
     def __init__(self, n_samples: int = 20_000, seed: int = 8) -> None:
@@ -169,6 +190,7 @@ class GeneralizedGaussianDensityFigure(_Updatable):
             self.right.set_title("the tails", fontsize="medium")
             self.left.legend(loc="upper left", fontsize="x-small")
             _plain_log_axes(self.right)
+        self.dynamic = [self.hist, self.line_left, self.line_right, self.left.title]
 
     def update(self, p: float) -> dict:
         pp = _validate.real("p", p, low=1.0, low_open=False, high=1000.0)
@@ -238,42 +260,41 @@ class ErrorTradeoffFigure(_Updatable):
     slider's p. The growth of Ganesh & Zhao's two bounds, √(ln ln k) and √(ln ln ln k) in
     these units, is drawn scaled to meet the Gaussian at k = 100: their constants are not
     at hand, only their shapes. Right, at the slider's k: each p's mean absolute error per
-    answer (ℓ1/k) and E‖noise‖∞, relative to the Gaussian.
+    answer (ℓ1/k) and E‖noise‖∞, relative to the Gaussian, on log axes.
 
-    σ comes from the shipped table of accountant results (:func:`dpteach.calibration_table`,
-    within 0.5% of a direct calibration) so the sliders answer at once; E‖noise‖∞ by
-    quadrature, E|noise| by formula.
+    Every number comes from :func:`dpteach.error_tradeoff` (σ from the shipped table of
+    accountant results, E‖noise‖∞ at σ = 1 from the shipped quadratures), so a slider move
+    is table look-ups. The axes stay put over the whole grid of p, k, ε and δ: the left
+    from 0.8 to 500, the right from 0.5 to 5 (mean error) and 0.65 to 4 (largest error).
     """
 
     P_OPTIONS = TABLE_P
     K_OPTIONS = TABLE_K
+    #: the right panel's ratios to the Gaussian: every (p, k, ε, δ) of the table falls inside
+    RATIO_LIMITS = ((0.5, 5.0), (0.65, 4.0))
 
     def __init__(self) -> None:
-        self.table = calibration_table()
         self.ks = np.array(self.K_OPTIONS, dtype=float)
         self.ps = np.array(self.P_OPTIONS)
-        self._unit_linf: dict[tuple[float, int], float] = {}
-        self.unit_l1 = {p: generalized_gaussian_moment(1.0, p, 1.0) for p in self.P_OPTIONS}
-        dense = np.logspace(math.log10(20), 4, 100)
-        self.dense = dense
+        self.dense = GROWTH_K
         self.fig, (self.left, self.right) = new_figure(1, 2, height=5.0, width_ratios=(5, 4))
         with styled():
             left, right = self.left, self.right
             self.headline = self.fig.suptitle(" ", fontweight="bold", fontsize="large")
             left.axhline(1.0, color=PALETTE["black"], lw=1.5, label="lower bound (flat)")
-            (self.gz2,) = left.semilogx(dense, dense, color=PALETTE["purple"], ls=":", lw=2,
+            (self.gz2,) = left.semilogx(self.dense, self.dense, color=PALETTE["purple"], ls=":", lw=2,
                                         label="√(ln ln k) growth")
-            (self.gz3,) = left.semilogx(dense, dense, color=PALETTE["purple"], ls="-.", lw=2,
+            (self.gz3,) = left.semilogx(self.dense, self.dense, color=PALETTE["purple"], ls="-.", lw=2,
                                         label="√(ln ln ln k) growth")
             (self.lap,) = left.loglog(self.ks, self.ks, "v-", color=PALETTE["vermillion"], label="Laplace, Δ₁ = k")
             (self.gau,) = left.loglog(self.ks, self.ks, "s-", color=PALETTE["blue"], label="Gaussian")
             (self.gg,) = left.loglog(self.ks, self.ks, "o-", color=PALETTE["green"], label="Gen. Gaussian")
             self.k_marker = left.axvline(1, color=PALETTE["orange"], ls="--", lw=1.5)
             left.set_xlim(8, 12_500)
-            left.set_ylim(0.8, 400)
+            left.set_ylim(0.8, 500)
             left.set_xlabel("k, counting queries")
             left.set_ylabel("E‖noise‖∞ ÷ √(k ln(1/δ))/ε")
-            left.set_title(" ", fontsize="medium")
+            left.set_title("largest error against k", fontsize="medium")
             left.legend(loc="upper left", fontsize="x-small")
             (self.curve,) = right.plot(self.ps, self.ps, "-", color=PALETTE["green"], lw=1.5)
             (self.points,) = right.plot(self.ps, self.ps, "o", color=PALETTE["green"], ms=5,
@@ -285,69 +306,48 @@ class ErrorTradeoffFigure(_Updatable):
                                           label="Laplace (ε, δ)")
             right.axhline(1.0, color="grey", lw=0.8)
             right.axvline(1.0, color="grey", lw=0.8)
-            right.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
-            right.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(5))
+            right.set_xscale("log")
+            right.set_yscale("log")
+            (x_lo, x_hi), (y_lo, y_hi) = self.RATIO_LIMITS
+            right.set_xlim(x_lo, x_hi)
+            right.set_ylim(y_lo, y_hi)
+            ticks = [0.5, 0.7, 1, 1.5, 2, 3, 4]
+            for axis, lo, hi in ((right.xaxis, x_lo, x_hi), (right.yaxis, y_lo, y_hi)):
+                axis.set_major_locator(matplotlib.ticker.FixedLocator([t for t in ticks if lo <= t <= hi]))
+                axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+                axis.set_minor_locator(matplotlib.ticker.NullLocator())
             right.set_xlabel("mean |error| ÷ Gaussian's")
             right.set_ylabel("E‖noise‖∞ ÷ Gaussian's")
             right.set_title(" ", fontsize="medium")
-            right.legend(loc="upper right", fontsize="x-small")
+            right.legend(loc="lower right", fontsize="x-small")
             _plain_log_axes(left)
-
-    def unit_linf(self, p: float, k: int) -> float:
-        """E‖X‖∞ for σ = 1 (it scales with σ), cached."""
-        key = (p, k)
-        if key not in self._unit_linf:
-            self._unit_linf[key] = expected_linf_noise(k, p, 1.0)
-        return self._unit_linf[key]
+        self.dynamic = [self.gz2, self.gz3, self.lap, self.gau, self.gg, self.k_marker, self.curve, self.points,
+                        self.here, self.gauss_point, self.lap_point, right.title, self.headline]
 
     def update(self, p: float, k: int, epsilon: float, delta: float) -> dict:
-        pp = _validate.real("p", p, low=1.0, low_open=False)
-        kk = _validate.integer("k", k, low=1)
-        if pp not in self.P_OPTIONS or kk not in self.K_OPTIONS:
-            raise ValueError(f"p must be one of {self.P_OPTIONS} and k one of {self.K_OPTIONS}, got {p!r}, {k!r}")
-        eps = _validate.epsilon(epsilon)
-        unit = gaussian_sigma(1.0, eps, delta)
-        shape = linf_lower_bound_shape(self.ks, eps, delta)
-        gauss = np.array([self.unit_linf(2.0, int(n)) * math.sqrt(2 * n) * unit for n in self.ks])
-        lap = np.array([expected_linf_error(int(n), n, eps) for n in self.ks])
-        gg = np.array([self.unit_linf(pp, int(n)) * self.table.sigma(int(n), pp, eps, delta) for n in self.ks])
-        shapes = ganesh_zhao_shapes(self.dense, eps, delta)
-        dense_shape = linf_lower_bound_shape(self.dense, eps, delta)
-        anchor = gauss[self.K_OPTIONS.index(100)] / shape[self.K_OPTIONS.index(100)]
-        at_100 = ganesh_zhao_shapes(100.0, eps, delta)
-        at_100_shape = linf_lower_bound_shape(100.0, eps, delta)
-        self.lap.set_ydata(lap / shape)
-        self.gau.set_ydata(gauss / shape)
-        self.gg.set_ydata(gg / shape)
-        self.gz2.set_ydata(shapes["log log k"] / dense_shape * anchor / (at_100["log log k"] / at_100_shape))
-        self.gz3.set_ydata(shapes["log log log k"] / dense_shape * anchor
-                           / (at_100["log log log k"] / at_100_shape))
-        self.k_marker.set_xdata([kk, kk])
-        i = self.K_OPTIONS.index(kk)
-        # right: every p at this k, relative to the analytic Gaussian
-        g_std = math.sqrt(kk) * unit
-        g_l1, g_linf = g_std * math.sqrt(2 / math.pi), gauss[i]
-        sig = np.array([self.table.sigma(kk, q, eps, delta) for q in self.P_OPTIONS])
-        l1 = np.array([s * self.unit_l1[q] for s, q in zip(sig, self.P_OPTIONS)]) / g_l1
-        linf = np.array([s * self.unit_linf(q, kk) for s, q in zip(sig, self.P_OPTIONS)]) / g_linf
-        j = self.P_OPTIONS.index(pp)
+        r = error_tradeoff(p, k, epsilon, delta)
+        self.lap.set_ydata(r.laplace / r.lower_bound_shape)
+        self.gau.set_ydata(r.gaussian / r.lower_bound_shape)
+        self.gg.set_ydata(r.generalized / r.lower_bound_shape)
+        self.gz2.set_ydata(r.growth["log log k"])
+        self.gz3.set_ydata(r.growth["log log log k"])
+        self.k_marker.set_xdata([r.k, r.k])
+        j = self.P_OPTIONS.index(r.p)
+        l1, linf = r.l1_ratio, r.linf_ratio
         self.curve.set_data(l1, linf)
         self.points.set_data(l1, linf)
         self.here.set_data([l1[j]], [linf[j]])
         self.gauss_point.set_data([1.0], [1.0])
         self.lap_point.set_data([l1[0]], [linf[0]])
-        xs, ys = np.r_[l1, 1.0], np.r_[linf, 1.0]
-        self.right.set_xlim(xs.min() - 0.08 * np.ptp(xs) - 0.02, xs.max() + 0.15 * np.ptp(xs) + 0.02)
-        self.right.set_ylim(ys.min() - 0.08 * np.ptp(ys) - 0.02, ys.max() + 0.15 * np.ptp(ys) + 0.02)
         best = int(np.argmin(linf))
-        self.headline.set_text(f"k = {kk:,}, ε = {eps:.3g}, δ = {_power(delta)}; p = {pp:g} against the Gaussian:\n"
-                               f"largest error {linf[j] - 1:+.1%}, mean error {l1[j] - 1:+.1%} "
+        self.headline.set_text(f"k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {_power(r.delta)}; p = {r.p:g} against the "
+                               f"Gaussian:\nlargest error {linf[j] - 1:+.1%}, mean error {l1[j] - 1:+.1%} "
                                f"(best: p = {self.P_OPTIONS[best]:g}, {linf[best] - 1:+.1%})")
-        self.left.title.set_text("largest error against k")
-        self.right.title.set_text(f"each p at k = {kk:,}")
-        return {"p": pp, "k": kk, "epsilon": eps, "delta": delta, "ks": self.ks, "laplace": lap, "gaussian": gauss,
-                "generalized": gg, "lower_bound_shape": shape, "sigmas": sig, "l1_ratio": l1, "linf_ratio": linf,
-                "best_p": self.P_OPTIONS[best], "linf_gain": float(1 - linf[j])}
+        self.right.title.set_text(f"each p at k = {r.k:,}")
+        return {"p": r.p, "k": r.k, "epsilon": r.epsilon, "delta": r.delta, "ks": r.ks, "laplace": r.laplace,
+                "gaussian": r.gaussian, "generalized": r.generalized, "lower_bound_shape": r.lower_bound_shape,
+                "sigmas": r.sigmas, "l1_ratio": l1, "linf_ratio": linf, "best_p": r.best_p,
+                "linf_gain": r.linf_gain}
 
 
 class SparseVectorFigure(_Updatable):

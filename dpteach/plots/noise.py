@@ -62,7 +62,15 @@ class DiscreteLaplaceFigure(_Updatable):
     Bars: Pr[f(x) + Z = z] for f(x) = 0 and f(y) = Δf, Z discrete Laplace with scale Δf/ε;
     lines: the continuous densities the textbook mechanism uses. The title gives the largest
     ratio of the two pmfs, which is e^ε.
+
+    The axes stay put while ε moves (probability 0 to 1.05: a pmf never exceeds 1), so the
+    bars grow into a spike as ε grows; the continuous density's peak ε/2 leaves the axis
+    beyond ε = 2.1, and a note says so. Each row of bars is one ``stairs`` artist (bars of
+    width 0.4 separated by empty steps), so a frame moves two artists, not 50 bars.
     """
+
+    #: the probability axis: every pmf fits (Pr ≤ 1)
+    Y_TOP = 1.05
 
     def __init__(self, reach: int = 12) -> None:
         self.reach = _validate.integer("reach", reach, low=2)
@@ -71,31 +79,46 @@ class DiscreteLaplaceFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.2)
         with styled():
             ax = self.ax
-            self.bars_x = ax.bar(self.z - 0.2, np.zeros(self.z.size), width=0.4, color=PALETTE["blue"],
-                                 label="discrete Laplace on f(x) = 0")
-            self.bars_y = ax.bar(self.z + 0.2, np.zeros(self.z.size), width=0.4, color=PALETTE["orange"],
-                                 label="discrete Laplace on f(y) = Δf")
+            empty = np.zeros(2 * self.z.size - 1)
+            self.bars_x = ax.stairs(empty, self._edges(-0.2), fill=True, color=PALETTE["blue"],
+                                    label="discrete Laplace on f(x) = 0")
+            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=True, color=PALETTE["orange"],
+                                    label="discrete Laplace on f(y) = Δf")
             (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
                                      label="continuous Lap(Δf/ε) densities")
             (self.line_y,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["orange"], lw=1.5, ls="--")
             ax.set_xlim(self.x[0], self.x[-1])
+            ax.set_ylim(0, self.Y_TOP)
             ax.set_xlabel("released count z (integers only)")
             ax.set_ylabel("probability (bars), density (lines)")
             ax.set_title(" ")
             ax.legend(loc="upper right", fontsize="small")
+            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
+        self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
+
+    def _edges(self, shift: float) -> np.ndarray:
+        """Edges of bars of width 0.4 centred on z + shift, with the gaps between them as steps of height 0."""
+        left = self.z + shift - 0.2
+        return np.column_stack([left, left + 0.4]).ravel()
+
+    @staticmethod
+    def _heights(pmf: np.ndarray) -> np.ndarray:
+        """One step per bar, a zero-height step in each gap."""
+        out = np.zeros(2 * pmf.size - 1)
+        out[::2] = pmf
+        return out
 
     def update(self, epsilon: float, sensitivity: int = 1) -> dict:
         scale = discrete_laplace_scale(sensitivity, epsilon)
         t = float(scale)
         px = discrete_laplace_pmf(self.z, scale)
         py = discrete_laplace_pmf(self.z - sensitivity, scale)
-        for bar, h in zip(self.bars_x, px):
-            bar.set_height(h)
-        for bar, h in zip(self.bars_y, py):
-            bar.set_height(h)
+        self.bars_x.set_data(values=self._heights(px))
+        self.bars_y.set_data(values=self._heights(py))
         self.line_x.set_ydata(laplace_pdf(self.x, t))
         self.line_y.set_ydata(laplace_pdf(self.x - sensitivity, t))
-        self.ax.set_ylim(0, 1.15 * max(px.max(), laplace_pdf(0.0, t)))
+        peak = float(laplace_pdf(0.0, t))
+        self.note.set_text(f"continuous peak 1/(2b) = {peak:.3g}, above the axis" if peak > self.Y_TOP else "")
         ratio = float(np.max(px / py))
         self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise, scale Δf/ε = {scale}; "
                                f"largest ratio {ratio:.3f} = e^ε")

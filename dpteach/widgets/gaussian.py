@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import plots
-from ..generalized_gaussian import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
+from ..gg_table import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
 from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider, log_slider
 
 __all__ = [
