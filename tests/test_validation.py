@@ -46,6 +46,7 @@ def valid_arguments():
         dp.neighbour_differences_reference: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0, ord=1),
         dp.replace_one_sensitivity: dict(f=count, universe=[0, 1, 2], size=2, ord=1),
         dp.linf_error_tail: dict(threshold=[0.0, 2.0], k=10, sensitivity=1.0, epsilon=1.0),
+        dp.linf_error_density: dict(threshold=[0.0, 2.0], k=10, sensitivity=1.0, epsilon=1.0),
         dp.linf_error_quantile: dict(k=10, delta=0.05, sensitivity=1.0, epsilon=1.0),
         dp.expected_linf_error: dict(k=10, sensitivity=1.0, epsilon=1.0),
         dp.binomial_ci: dict(successes=3, trials=10, confidence=0.95, method="clopper-pearson"),
@@ -166,13 +167,14 @@ for func in (dp.linf_error_quantile, dp.accuracy_monte_carlo):
         case(func, {"delta": bad}, ValueError, "delta", f"got {bad!r}")
     for bad in ("0.05", True):
         case(func, {"delta": bad}, TypeError, "delta")
-for func in (dp.linf_error_tail, dp.linf_error_quantile, dp.expected_linf_error):
+for func in (dp.linf_error_tail, dp.linf_error_density, dp.linf_error_quantile, dp.expected_linf_error):
     for bad in (0, -3):
         case(func, {"k": bad}, ValueError, "k", f"got {bad!r}")
     for bad in (2.5, True, "10"):
         case(func, {"k": bad}, TypeError, "k")
-case(dp.linf_error_tail, {"threshold": -1.0}, ValueError, "threshold")
-case(dp.linf_error_tail, {"threshold": [1.0, NAN]}, ValueError, "threshold", "nan")
+for func in (dp.linf_error_tail, dp.linf_error_density):
+    case(func, {"threshold": -1.0}, ValueError, "threshold")
+    case(func, {"threshold": [1.0, NAN]}, ValueError, "threshold", "nan")
 for func in (dp.linf_errors, dp.accuracy_monte_carlo):
     case(func, {"true_answer": [1.0, NAN]}, ValueError, "true_answer", "nan")
     case(func, {"true_answer": []}, ValueError, "true_answer", "empty")
