@@ -7,16 +7,11 @@ base class every figure shares are in ``_base``. This module only re-exports the
 
 from ._base import PALETTE, new_figure, png_bytes, presentation, style, styled, use_style
 from .accuracy import AccuracyBoundFigure, MarketingNoiseFigure, NameReliabilityFigure
-from .applications import (
-    CappedReportFigure,
-    DPSGDFigure,
-    HospitalCountFigure,
-    LocalCentralFigure,
-    LocationDensityFigure,
-)
+from .applications import CappedReportFigure, HospitalCountFigure
 from .attack import AttackSuccessFigure
 from .composition import AdvancedCompositionFigure, AveragingFigure, BudgetFigure, PostProcessingFigure
 from .counting import CountErrorBySizeFigure, CountingVsHistogramFigure
+from .dpsgd import DPSGDFigure
 from .gaussian import (
     ErrorTradeoffFigure,
     GaussianCalibrationFigure,
@@ -26,6 +21,7 @@ from .gaussian import (
     SparseVectorFigure,
 )
 from .laplace import LaplaceDensityFigure, PrivacyLossFigure, TailFigure
+from .local import LocalCentralFigure, LocationDensityFigure
 from .noise import AuditFigure, DiscreteLaplaceFigure, FloatGapsFigure
 from .selection import AboveThresholdFigure, ExponentialMechanismFigure, NoisyMaxFigure
 from .sensitivity import ChangeBySizeFigure, NeighbourChangesFigure

@@ -11,10 +11,7 @@ from .accuracy import (
     name_reliability,
 )
 from .applications import (
-    dpsgd_accuracy,
     hospital_count,
-    local_vs_central,
-    location_density,
     purchase_histogram,
 )
 from .attack import (
@@ -29,6 +26,7 @@ from .counting import (
     count_error_by_size,
     counting_vs_histogram,
 )
+from .dpsgd import dpsgd_accuracy
 from .gaussian import (
     error_tradeoff,
     gaussian_calibration,
@@ -40,6 +38,7 @@ from .laplace import (
     laplace_density,
     privacy_loss,
 )
+from .local import local_vs_central, location_density
 from .noise import (
     discrete_laplace,
 )

@@ -1,0 +1,193 @@
+"""Figures for chapter 10's local model: a city map released centrally and locally, and randomized response against the central Laplace mechanism."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.ticker
+import numpy as np
+
+from .. import _validate
+from ..laplace import laplace_scale
+from ..local import (
+    CITY_KM,
+    central_proportion_variance,
+    grid_counts,
+    randomized_response_probability,
+    randomized_response_variance,
+    survey_estimates,
+)
+from ._base import (
+    PALETTE,
+    _number,
+    _plain_log_axes,
+    _rng,
+    _Updatable,
+    new_figure,
+    styled,
+)
+
+__all__ = ["LocationDensityFigure", "LocalCentralFigure"]
+
+
+class LocationDensityFigure(_Updatable):
+    """A city's population density: the truth, the central release (Lap(1/ε) per grid cell) and
+    the local one (each resident adds Lap(20 km/ε) to their own coordinates), side by side.
+
+    The noise is drawn once and rescaled with ε, so the maps change smoothly as ε moves.
+    All three share one colour scale: residents per cell, 0 to the busiest true cell. The true
+    map and the colour scale depend on the grid size only: they are static pixels, one
+    background per grid size (``static_key``), and each grid's true counts are counted once.
+    """
+
+    def __init__(self, points, cells_max: int = 40, rng: np.random.Generator | None = None) -> None:
+        self.points = _validate.array("points", points, ndim=(2,))
+        self.cells_max = _validate.integer("cells_max", cells_max, low=1)
+        gen = _rng(rng)
+        self.unit_points = gen.laplace(0.0, 1.0, size=self.points.shape)
+        self.unit_cells = gen.laplace(0.0, 1.0, size=(self.cells_max, self.cells_max))
+        self._truth: dict[int, np.ndarray] = {}
+        self.cells = 0
+        self.fig, axes = new_figure(1, 3, height=4.0)
+        self.axes = list(axes)
+        extent = (0, CITY_KM, 0, CITY_KM)
+        with styled():
+            self.images = [ax.imshow(np.zeros((2, 2)), origin="lower", extent=extent, cmap="viridis",
+                                     vmin=0, vmax=1, interpolation="nearest") for ax in self.axes]
+            for ax, title in zip(self.axes, ("true density\n ", "central\n ", "local\n ")):
+                ax.set_title(title, fontsize="medium")
+                ax.set_xlabel("east (km)")
+                ax.grid(False)
+            self.axes[0].set_ylabel("north (km)")
+            self.colorbar = self.fig.colorbar(self.images[0], ax=self.axes, shrink=0.9, label="residents per cell")
+            # every label as wide as the largest count possible (digits and U+2007 FIGURE SPACE are equally
+            # wide), so that one layout fits every grid size
+            width = len(str(len(self.points)))
+            self.colorbar.formatter = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:.0f}".ljust(width, "\u2007"))
+            self.suptitle = self.fig.suptitle(" ", fontweight="bold")
+        # the true map (images[0]) and the colour bar change with the grid only: static, keyed on it
+        self.dynamic = [self.images[1], self.images[2], self.axes[1].title, self.axes[2].title, self.suptitle]
+
+    def static_key(self) -> int:
+        return self.cells
+
+    def truth(self, cells: int) -> np.ndarray:
+        """The true counts on a cells × cells grid, counted once per grid size."""
+        if cells not in self._truth:
+            self._truth[cells] = grid_counts(self.points, cells)
+        return self._truth[cells]
+
+    def update(self, epsilon: float, cells: int) -> dict:
+        k = _validate.integer("cells", cells, low=1, high=self.cells_max)
+        truth = self.truth(k)
+        central = truth + laplace_scale(1.0, epsilon) * self.unit_cells[:k, :k]
+        b_local = laplace_scale(2 * CITY_KM, epsilon)
+        local = grid_counts(self.points + b_local * self.unit_points, k)
+        outside = 1 - local.sum() / len(self.points)
+        if k != self.cells:
+            self.cells = k
+            self.images[0].set_data(truth)
+            top = float(truth.max())
+            for image in self.images:
+                image.set_clim(0, top)
+        self.images[1].set_data(central)
+        self.images[2].set_data(local)
+        err_central = float(np.abs(central - truth).mean())
+        err_local = float(np.abs(local - truth).mean())
+        self.axes[1].title.set_text(f"central, Lap({1 / epsilon:.3g})\n|error| {err_central:.3g}/cell")
+        self.axes[2].title.set_text(f"local, Lap({b_local:.3g} km)\n|error| {err_local:.3g}/cell")
+        self.suptitle.set_text(f"ε = {epsilon:.3g}, {k}×{k} grid: the central map keeps the city, "
+                               f"the local one {'keeps' if err_local < 0.25 * truth.mean() else 'loses'} it")
+        return {"cells": k, "truth": truth, "central": central, "local": local, "central_error": err_central,
+                "local_error": err_local, "local_scale": b_local, "outside": float(outside)}
+
+
+class LocalCentralFigure(_Updatable):
+    """Randomized response (local) against a Laplace count (central), estimating a proportion.
+
+    Left: the standard deviation of the estimate against n, on log axes: √(e^ε/n)/(e^ε − 1)
+    locally, √2/(nε) centrally, with simulated values (dots). Right: the errors |p̂ − p| of
+    2,000 simulated surveys at the slider's n, on the same log scale of error, so the two
+    clouds sit as far apart as the two curves on the left.
+
+    Both error axes are fixed at 10⁻⁹ to 100, which holds every n and ε the sliders reach.
+    The surveys are simulated once per (n, ε) (:func:`~dpteach.local.survey_estimates`, cached).
+    """
+
+    N_GRID = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
+    ERROR_LIMITS = (1e-9, 1e2)
+    #: the share axis: a bell-shaped cloud fills 5-10% of surveys a bin; randomized response at
+    #: small n and large ε is a lattice, a spike the note reports
+    SHARE_TOP = 0.2
+
+    def __init__(self, proportion: float = 0.3, runs: int = 2_000) -> None:
+        self.p = _validate.real("proportion", proportion, low=0.0, high=1.0)
+        self.runs = _validate.integer("runs", runs, low=10)
+        self.n_line = np.logspace(2, 6, 100)
+        self.edges = np.logspace(-9, 2, 111)          # ten bins a decade
+        self.fig, (self.left, self.right) = new_figure(1, 2, height=4.4)
+        with styled():
+            left, right = self.left, self.right
+            (self.local_line,) = left.loglog(self.n_line, self.n_line, color=PALETTE["vermillion"],
+                                             label="local: randomized response")
+            (self.central_line,) = left.loglog(self.n_line, self.n_line, color=PALETTE["blue"],
+                                               label="central: count + Lap(1/ε)")
+            (self.local_dots,) = left.loglog(self.N_GRID, self.N_GRID, "o", color=PALETTE["vermillion"], ms=5,
+                                             label="simulated")
+            (self.central_dots,) = left.loglog(self.N_GRID, self.N_GRID, "o", color=PALETTE["blue"], ms=5)
+            self.marker = left.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
+            left.set_xlabel("n, people asked")
+            left.set_ylabel("std of the estimated proportion")
+            left.set_title(" ")
+            left.legend(loc="lower left", fontsize="small")
+            left.set_xlim(self.n_line[0], self.n_line[-1])
+            left.set_ylim(*self.ERROR_LIMITS)
+            zero = np.zeros(len(self.edges) - 1)
+            self.local_hist = right.stairs(zero, self.edges, fill=True, color=PALETTE["vermillion"], alpha=0.45,
+                                           label="local surveys")
+            self.central_hist = right.stairs(zero, self.edges, fill=True, color=PALETTE["blue"], alpha=0.6,
+                                             label="central surveys")
+            self.local_std = right.axvline(1, color=PALETTE["vermillion"], ls="--", lw=1.5, label="theory std")
+            self.central_std = right.axvline(1, color=PALETTE["blue"], ls="--", lw=1.5)
+            right.set_xscale("log")
+            right.set_xlim(*self.ERROR_LIMITS)
+            right.set_ylim(0, self.SHARE_TOP)
+            right.set_xlabel("|estimated − true proportion|")
+            right.set_ylabel("share of surveys (bins of 0.1 decade)")
+            right.set_title(f"{self.runs:,} surveys at this n")
+            right.legend(loc="upper left", fontsize="small")
+            self.note = right.text(0.02, 0.66, "", transform=right.transAxes, va="top", fontsize="small",
+                                   bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "none"})
+            _plain_log_axes(left, right)
+            self.suptitle = self.fig.suptitle(" ", fontweight="bold")
+        self.dynamic = [self.local_line, self.central_line, self.local_dots, self.central_dots, self.marker,
+                        left.title, self.local_hist, self.central_hist, self.local_std, self.central_std,
+                        self.note, self.suptitle]
+
+    def update(self, n: int, epsilon: float) -> dict:
+        size = _validate.integer("n", n, low=1)
+        q = randomized_response_probability(epsilon)
+        # both variances are (their value at n = 1)/n^power: one call each, not one per point
+        local_std = np.sqrt(randomized_response_variance(1, epsilon) / self.n_line)
+        central_std = np.sqrt(central_proportion_variance(1, epsilon)) / self.n_line
+        sims = [survey_estimates(self.p, m, epsilon, self.runs) for m in self.N_GRID]
+        self.local_line.set_ydata(local_std)
+        self.central_line.set_ydata(central_std)
+        self.local_dots.set_ydata([s[0].std() for s in sims])
+        self.central_dots.set_ydata([s[1].std() for s in sims])
+        self.marker.set_xdata([size, size])
+        local, central = survey_estimates(self.p, size, epsilon, self.runs, seed=size)
+        sd_local = math.sqrt(randomized_response_variance(size, epsilon))
+        sd_central = math.sqrt(central_proportion_variance(size, epsilon))
+        for stairs, values in ((self.local_hist, local), (self.central_hist, central)):
+            counts, _ = np.histogram(np.abs(values - self.p), self.edges)
+            stairs.set_data(counts / len(values))
+        tallest = max(self.local_hist.get_data().values.max(), self.central_hist.get_data().values.max())
+        self.note.set_text(f"tallest bin: {tallest:.0%} of surveys,\nabove the axes" if tallest > self.SHARE_TOP else "")
+        self.local_std.set_xdata([sd_local, sd_local])
+        self.central_std.set_xdata([sd_central, sd_central])
+        ratio = sd_local / sd_central
+        self.suptitle.set_text(f"ε = {epsilon:.3g}, n = {size:,}: the local error is {_number(ratio)}× the central")
+        self.left.title.set_text(f"error against n (truth told w.p. {q:.2f})")
+        return {"n": size, "truth_probability": q, "local_std": sd_local, "central_std": sd_central,
+                "ratio": ratio, "local_estimates": local, "central_estimates": central}
