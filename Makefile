@@ -12,7 +12,7 @@ PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test test-seeds lock execute sync html slides bench binder-url nbgitpuller-url clean
+.PHONY: help lab test test-seeds lock execute sync html slides assignments bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
@@ -23,6 +23,7 @@ help:
 	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open;"
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
+	@echo "make assignments  homework per chapter: student notebook + autograder in build/assignments/ (otter-grader)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
@@ -49,7 +50,7 @@ $(VENV)/.test-installed: requirements/test.lock.txt pyproject.toml $(VENV)/.lab-
 # lab lock is the test lock's subset; environment.yml and binder/environment.yml are written from it.
 lock: | $(BIN)/python
 	$(PIP) install 'uv>=0.5'
-	$(BIN)/uv pip compile pyproject.toml --extra lab --extra test --universal --python-version 3.10 \
+	$(BIN)/uv pip compile pyproject.toml --extra lab --extra test --extra grade --universal --python-version 3.10 \
 		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/test.lock.txt
 	$(BIN)/uv pip compile pyproject.toml --extra lab --universal --python-version 3.10 \
 		--no-header --quiet -c requirements/test.lock.txt -o requirements/lab.lock.txt
@@ -101,7 +102,13 @@ html: build/executed
 	$(BIN)/python -m dpteach.export html $(EXPORT_FLAGS)
 
 slides: build/executed
-	$(BIN)/python -m dpteach.export slides $(if $(OFFLINE),--offline)
+	$(BIN)/python -m dpteach.slides build $(if $(OFFLINE),--offline)
+
+# Homework, autograded (otter-grader, the grade extra; in the test lock): for every chapter with
+# exercises, build/assignments/NN_name/student/ (hand this out) and .../autograder/ (grade with
+# `python -m dpteach.assignments grade ZIP SUBMISSIONS...`). CHAPTERS=notebooks/05_*.ipynb: only those.
+assignments: $(VENV)/.test-installed
+	$(BIN)/python -m dpteach.assignments build $(CHAPTERS)
 
 binder-url:
 	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (the public GitHub repository)"; exit 2; }

@@ -185,3 +185,84 @@ def _same(got, expected) -> bool:
 def _short(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def strict_check(checker: Callable[..., Feedback], *args, **kwargs) -> Feedback:
+    """Run ``checker`` as a grader does: as in the notebook, and stricter about forbidden calls.
+
+    In the notebook, :func:`check_function` refuses a student's function that calls the dpteach
+    function it should write as ``dp.<name>(...)``. A grader also refuses one that reaches it under
+    another name (``from dpteach import <name>``, ``f = dp.<name>``, a default argument, a helper
+    of the student's that calls it): before the hidden cases run, the function's code (and that of
+    the student's functions it calls) is read for the forbidden names. The feedback is otherwise
+    the checker's own, word for word.
+    """
+    namespace = getattr(checker, "__globals__", {})
+    inner = namespace.get("check_function")
+    if inner is None:
+        return checker(*args, **kwargs)
+
+    def scanning(function, cases, task, success, same=None, forbidden=(), describe=None):
+        reached = _reaches_forbidden(function, forbidden) if callable(function) else None
+        if reached:
+            return Feedback(False, f"your function calls dp.{reached}, which is what this exercise asks you to "
+                                   "write yourself: use numpy and the formula.")
+        return inner(function, cases, task, success, same=same, forbidden=forbidden, describe=describe)
+
+    namespace["check_function"] = scanning
+    try:
+        return checker(*args, **kwargs)
+    finally:
+        namespace["check_function"] = inner
+
+
+def _reaches_forbidden(function, forbidden: Sequence[str]) -> str | None:
+    """The forbidden dpteach name that ``function`` reaches (directly or through the student's helpers), or None."""
+    import dis
+    import types
+
+    import dpteach
+    originals = {id(getattr(dpteach, name)): name for name in forbidden if hasattr(dpteach, name)}
+    seen: set[int] = set()
+
+    def visit(obj) -> str | None:
+        if id(obj) in originals:
+            return originals[id(obj)]
+        if isinstance(obj, types.MethodType):
+            obj = obj.__func__
+        if not isinstance(obj, types.FunctionType) or id(obj) in seen:
+            return None
+        if (obj.__module__ or "").startswith("dpteach"):
+            return None
+        seen.add(id(obj))
+        bound = list(obj.__defaults__ or ()) + list((obj.__kwdefaults__ or {}).values())
+        bound += [cell.cell_contents for cell in (obj.__closure__ or ()) if _has_contents(cell)]
+        for value in bound:
+            found = visit(value)
+            if found:
+                return found
+        codes = [obj.__code__]
+        while codes:
+            code = codes.pop()
+            codes.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+            for instruction in dis.get_instructions(code):
+                name = instruction.argval
+                if not isinstance(name, str):
+                    continue
+                if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM") and name in forbidden:
+                    return name
+                if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and name in obj.__globals__:
+                    found = visit(obj.__globals__[name])
+                    if found:
+                        return found
+        return None
+
+    return visit(function)
+
+
+def _has_contents(cell) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:   # an empty cell: a name the function closes over, not assigned yet
+        return False
+    return True
