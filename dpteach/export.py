@@ -1,7 +1,7 @@
 """Build the workbook for readers (HTML book) and instructors (reveal.js slides).
 
     python -m dpteach.export html   [--offline] [--instructor] [--out build/html]
-    python -m dpteach.export slides [--offline] [--out build/slides]
+    python -m dpteach.export slides [--offline] [--out build/slides]   (dpteach.slides builds them)
 
 ``make html`` / ``make slides`` call these. Each chapter is executed headless first (a fresh
 kernel, widget state saved), so every figure, including those inside sliders, is in the
@@ -196,8 +196,9 @@ def _widget_alts(state: dict, model_id: str, description: str, section: str) -> 
 
 
 def book_sources(nb, instructor: bool = False):
-    """A chapter made ready for the book: solutions folded (open for instructors), links to
-    pages, and a text alternative for every figure, inline or inside a widget."""
+    """A chapter made ready for the book: solutions folded (open for instructors), speaker notes
+    removed (kept for instructors), links to pages, and a text alternative for every figure,
+    inline or inside a widget."""
     nb = copy.deepcopy(nb)
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     section = ""
@@ -205,6 +206,9 @@ def book_sources(nb, instructor: bool = False):
         if cell.cell_type == "markdown":
             headings = re.findall(r"(?m)^#{1,3} (.+)$", cell.source)
             section = headings[-1].strip() if headings else section
+            # speaker notes are for the instructor: removed from the students' book, like solutions
+            if "instructor" in cell.metadata.get("tags", []) and not instructor:
+                cell.metadata["tags"] = [*cell.metadata["tags"], "remove-cell"]
             continue
         if cell.cell_type != "code":
             continue
@@ -313,87 +317,6 @@ def build_html(out: Path, offline: bool = False, instructor: bool = False, execu
     return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items)]
 
 
-# -- slides ------------------------------------------------------------------------------
-
-_HEADING = re.compile(r"^(#{1,3}) ")
-_FRAGMENT_LEADS = ("**Step", "**Proof", "**By symmetry", "**Theorem", "**Definition", "**Fact", "**Claim")
-_SKIPPED_SECTIONS = ("## Exercises", "## Prerequisites")
-LONG_CODE = 12
-
-
-def _split_at_headings(nb):
-    """One markdown cell per heading: a cell that holds two sections becomes two slides."""
-    import nbformat
-
-    cells = []
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            cells.append(cell)
-            continue
-        parts = re.split(r"(?m)^(?=#{1,3} )", cell.source)
-        for part in (p.strip("\n") for p in parts):
-            if part:
-                cells.append(nbformat.v4.new_markdown_cell(part, metadata=copy.deepcopy(cell.metadata)))
-    nb.cells = cells
-    return nb
-
-
-def slide_markup(nb):
-    """Give every cell a reveal.js role, unless the chapter already chose one in its metadata.
-
-    # and ## headings open a slide, ### a sub-slide; proof steps and the statements of
-    definitions and theorems come in as fragments, each with the code that checks it;
-    exercises, solutions and prerequisites are skipped; long code shows only its output.
-    """
-    nb = _split_at_headings(copy.deepcopy(nb))
-    skipping, previous_fragment = False, False
-    for cell in nb.cells:
-        source = cell.source.lstrip()
-        heading = _HEADING.match(source)
-        if cell.cell_type == "markdown" and heading and len(heading.group(1)) <= 2:
-            skipping = source.startswith(_SKIPPED_SECTIONS)
-        role = "-"
-        if skipping or "solution" in cell.metadata.get("tags", []):
-            role = "skip"
-        elif cell.cell_type == "markdown" and heading:
-            role = "subslide" if len(heading.group(1)) == 3 else "slide"
-        elif cell.cell_type == "markdown" and source.startswith(_FRAGMENT_LEADS):
-            role = "fragment"
-        elif cell.cell_type == "code" and previous_fragment:
-            role = "fragment"
-        if cell.cell_type == "code" and len(cell.source.splitlines()) > LONG_CODE:
-            cell.metadata.setdefault("tags", []).append("remove_input")
-        previous_fragment = role == "fragment" and cell.cell_type == "markdown"
-        cell.metadata.setdefault("slideshow", {}).setdefault("slide_type", role)
-    return nb
-
-
-def build_slides(out: Path, offline: bool = False, executed: Path | None = None) -> list[Path]:
-    import nbformat
-    from nbconvert import SlidesExporter
-    from traitlets.config import Config
-
-    items = chapters(NOTEBOOKS)
-    out.mkdir(parents=True, exist_ok=True)
-    executed = executed or out.parent / "executed"
-    settings = copy_offline_assets(out, out.parent / "npm-cache", reveal=True) if offline else {}
-    config = Config()
-    config.TagRemovePreprocessor.enabled = True
-    config.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
-    exporter = SlidesExporter(config=config, template_name="dpteach_slides", **_TEMPLATE_DIRS,
-                              embed_images=True, reveal_scroll=True, reveal_theme="white", **settings)
-    pages = []
-    for chapter in items:
-        path = executed / chapter.path.name
-        nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
-        body, _ = exporter.from_notebook_node(slide_markup(nb), resources={
-            "metadata": {"name": f"{chapter.number} · {chapter.title}"}, "dpteach_offline": offline})
-        page = out / f"{chapter.path.stem}.slides.html"
-        page.write_text(body, encoding="utf-8")
-        pages.append(page)
-    return pages
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dpteach.export", description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["html", "slides", "execute"])
@@ -417,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         pages = build_html(out, offline=args.offline, instructor=args.instructor, executed=args.executed,
                            repo=args.repo, hub=args.hub, branch=args.branch)
     else:
+        from .slides import build_slides
         pages = build_slides(args.out or ROOT / "build" / "slides", offline=args.offline, executed=args.executed)
     for page in pages:
         print(f"{page}  {page.stat().st_size / 1024:,.0f} KiB")

@@ -1,6 +1,6 @@
 """Chapter 05's sliders (Theorem 3.8, Example 3.3, a capped report): the book's maths, on fixed axes.
 
-Like tests/test_widgets.py: no browser; setting a control fires the same callback a drag
+Like tests/test_laplace_widgets.py: no browser; setting a control fires the same callback a drag
 does, and ``Interactive.result`` holds the numbers the figure was drawn with. Blitted frames
 against full draws, and the cached background over a sweep, are tested in tests/test_render.py.
 """

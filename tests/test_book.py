@@ -1,18 +1,43 @@
-"""The instructor's slides (nbconvert + reveal.js), built offline and checked without a browser.
+"""The instructor's slides: the marks stored in the chapters, speaker notes, and the reveal.js export
+(nbconvert), built offline and checked without a browser.
 
 The reader's book (Sphinx) is checked in test_book_site.py and, in Chromium, in test_browser_book.py.
 """
 
+import nbformat
+import pytest
 from conftest import ROOT
 
-from dpteach import export
+from dpteach import slides
 from dpteach.book import chapters
 
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
-def test_slides_mark_up_the_story():
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_cell_carries_its_slide_mark(path):
+    """The marks live in the chapters (the one source of truth for RISE and make slides), every cell has one,
+    and the rules would not change any of them: the marks were written by the tool, then kept."""
+    nb = nbformat.read(path, as_version=4)
+    assert not slides.unmarked(nb), f"cells without a slide mark: {slides.unmarked(nb)[:3]}"
+    assert len(slides.split_at_headings(nb).cells) == len(nb.cells), "a markdown cell holds two headings"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_each_chapter_has_speaker_notes_for_the_instructor(path):
+    """A few notes cells per chapter: the point of the slide, a question for the room, the usual mistake."""
+    nb = nbformat.read(path, as_version=4)
+    notes = [c for c in nb.cells if slides.role(c) == "notes"]
+    assert len(notes) >= 3, f"{path.name} has {len(notes)} speaker notes"
+    for cell in notes:
+        assert cell.cell_type == "markdown" and cell.source.startswith("**Speaker notes"), cell.source[:60]
+        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, "notes start collapsed in the lab"
+        assert "instructor" in cell.metadata.get("tags", []), "the book hides cells tagged instructor from students"
+
+
+def test_the_rules_mark_the_story():
     """Headings open slides, proof steps are fragments, exercises and solutions are skipped."""
-    import nbformat
-    nb = export.slide_markup(nbformat.read(ROOT / "notebooks" / "03_laplace_mechanism.ipynb", as_version=4))
+    nb = slides.mark(nbformat.read(ROOT / "notebooks" / "03_laplace_mechanism.ipynb", as_version=4), force=True)
     roles = [(c.cell_type, c.source[:30], c.metadata["slideshow"]["slide_type"]) for c in nb.cells]
     assert roles[0][2] == "slide"
     assert any(src.startswith("**Step") and role == "fragment" for _, src, role in roles)
@@ -23,7 +48,7 @@ def test_slides_mark_up_the_story():
 
 
 def test_slides_build_offline(tmp_path):
-    pages = export.build_slides(tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
+    pages = slides.build_slides(tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
     assert len(pages) == len(chapters(ROOT / "notebooks"))
     text = pages[3].read_text()
     assert "assets/reveal.js/dist/reveal.js" in text and text.count("<section") > 5

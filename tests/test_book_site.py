@@ -134,6 +134,13 @@ def test_solutions_are_folded_for_students_and_open_for_instructors(book, instru
     assert "Instructor edition" in teacher
 
 
+def test_speaker_notes_are_for_the_instructor_edition_only(book, instructor):
+    """Notes cells (slide role `notes`, tagged instructor) never reach the students' book; instructors see them."""
+    for name in PAGES:
+        assert "Speaker notes" not in (book / name).read_text(), name
+    assert "Speaker notes" in (instructor / "03_laplace_mechanism.html").read_text()
+
+
 def test_every_figure_has_a_text_alternative(book):
     """Inline figures get alt at build time; each widget image's description travels in its view."""
     for name in PAGES:

@@ -13,7 +13,7 @@ import pytest
 from conftest import ARTIFACTS, ROOT, needs_chromium
 from test_book_site import PAGES, axe_source, built_book
 
-from dpteach import export
+from dpteach import slides
 
 pytestmark = needs_chromium
 DESKTOP = {"width": 1300, "height": 900}
@@ -155,7 +155,7 @@ def test_offline_search_lands_on_the_right_section(browser, book, query, page_na
 
 
 def test_offline_slides_open(browser, tmp_path):
-    pages = export.build_slides(tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
+    pages = slides.build_slides(tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
     page, log = _open(browser, pages[3].as_uri())
     page.wait_for_selector(".reveal.ready", timeout=30_000)     # reveal.js adds "ready" once initialised
     assert page.locator(".reveal .slides > section").count() > 5

@@ -1,6 +1,6 @@
 """The Gaussian and Generalized Gaussian sliders: they drive figures, and what they draw is the maths.
 
-Like tests/test_widgets.py: no browser; setting a control fires the same callback a drag does,
+Like tests/test_laplace_widgets.py: no browser; setting a control fires the same callback a drag does,
 and ``Interactive.result`` holds the numbers the figure was drawn with.
 """
 

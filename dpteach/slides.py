@@ -1,0 +1,167 @@
+"""The chapters as slides: the slide marks stored in each chapter, and the reveal.js export.
+
+Every cell of a chapter carries its role in a slideshow in its metadata
+(``slideshow.slide_type``: slide, subslide, fragment, notes, skip or -), the field that both
+JupyterLab's live slideshow (RISE) and nbconvert's reveal.js export read. The marks were
+written once into the chapters by :func:`mark_chapter` from these rules, and from then on
+they are the one source of truth (an author changes a cell's role in the notebook, with
+RISE's Shift+I/B/G or the property inspector, or in the .md twin):
+
+* ``#`` and ``##`` headings open a slide, ``###`` a sub-slide (a markdown cell holding two
+  headings is split in two, so that each heading can open its own slide);
+* the statements of definitions, theorems and facts and the steps of a proof come in as
+  fragments, each with the code cell that checks it;
+* exercises, solutions and prerequisites are skipped; speaker notes (``notes``) show only
+  in the speaker view;
+* code longer than :data:`LONG_CODE` lines is tagged ``remove_input``: the slide shows its
+  output only.
+
+    python -m dpteach.slides mark [--force]     # write marks into notebooks/ (cells without one)
+    python -m dpteach.slides build [--offline]  # build/slides/NN_name.slides.html
+
+This module is a build tool: ``import dpteach`` does not import it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .book import chapters
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+ROLES = ("slide", "subslide", "fragment", "notes", "skip", "-")
+LONG_CODE = 12
+
+_HEADING = re.compile(r"^(#{1,3}) ")
+_FRAGMENT_LEADS = ("**Step", "**Proof", "**By symmetry", "**Theorem", "**Definition", "**Fact", "**Claim")
+_SKIPPED_SECTIONS = ("## Exercises", "## Prerequisites")
+
+
+def role(cell) -> str | None:
+    """A cell's stored slide role, or None if it has none."""
+    return cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+
+
+def split_at_headings(nb):
+    """One markdown cell per heading: a cell that holds two sections becomes two cells."""
+    import nbformat
+
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            cells.append(cell)
+            continue
+        parts = [p.strip("\n") for p in re.split(r"(?m)^(?=#{1,3} )", cell.source)]
+        parts = [p for p in parts if p]
+        if len(parts) <= 1:
+            cells.append(cell)
+            continue
+        for part in parts:
+            cells.append(nbformat.v4.new_markdown_cell(part, metadata=copy.deepcopy(cell.metadata)))
+    nb.cells = cells
+    return nb
+
+
+def mark(nb, force: bool = False):
+    """Give every cell a slide role by the rules above; a role already stored wins unless ``force``."""
+    nb = split_at_headings(copy.deepcopy(nb))
+    skipping, previous_fragment = False, False
+    for cell in nb.cells:
+        source = cell.source.lstrip()
+        heading = _HEADING.match(source)
+        if cell.cell_type == "markdown" and heading and len(heading.group(1)) <= 2:
+            skipping = source.startswith(_SKIPPED_SECTIONS)
+        guess = "-"
+        if skipping or "solution" in cell.metadata.get("tags", []):
+            guess = "skip"
+        elif cell.cell_type == "markdown" and heading:
+            guess = "subslide" if len(heading.group(1)) == 3 else "slide"
+        elif cell.cell_type == "markdown" and source.startswith(_FRAGMENT_LEADS):
+            guess = "fragment"
+        elif cell.cell_type == "code" and previous_fragment:
+            guess = "fragment"
+        if cell.cell_type == "code" and len(cell.source.splitlines()) > LONG_CODE:
+            tags = cell.metadata.setdefault("tags", [])
+            if "remove_input" not in tags:
+                tags.append("remove_input")
+        previous_fragment = guess == "fragment" and cell.cell_type == "markdown"
+        if force or role(cell) is None:
+            cell.metadata.setdefault("slideshow", {})["slide_type"] = guess
+    return nb
+
+
+def mark_chapter(path: Path, force: bool = False) -> int:
+    """Write the marks into a chapter's .ipynb (outputs kept) and sync its .md twin; return the cell count."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    marked = mark(nb, force=force)
+    nbformat.write(marked, path)
+    jupytext = Path(sys.executable).with_name("jupytext")
+    subprocess.run([str(jupytext), "--sync", str(path)], check=True, capture_output=True, cwd=ROOT)
+    return len(marked.cells)
+
+
+def unmarked(nb) -> list[str]:
+    """The first words of every cell with no valid slide role (empty when the chapter is fully marked)."""
+    return [c.source[:40] for c in nb.cells if role(c) not in ROLES]
+
+
+def build_slides(out: Path, offline: bool = False, executed: Path | None = None) -> list[Path]:
+    """reveal.js slides of every chapter, from the marks stored in it (nothing re-derived)."""
+    import nbformat
+    from nbconvert import SlidesExporter
+    from traitlets.config import Config
+
+    from .export import _TEMPLATE_DIRS, copy_offline_assets, execute
+
+    items = chapters(NOTEBOOKS)
+    out.mkdir(parents=True, exist_ok=True)
+    executed = executed or out.parent / "executed"
+    settings = copy_offline_assets(out, out.parent / "npm-cache", reveal=True) if offline else {}
+    config = Config()
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
+    exporter = SlidesExporter(config=config, template_name="dpteach_slides", **_TEMPLATE_DIRS,
+                              embed_images=True, reveal_scroll=True, reveal_theme="white", **settings)
+    pages = []
+    for chapter in items:
+        path = executed / chapter.path.name
+        nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
+        missing = unmarked(nb)
+        if missing:
+            raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.slides "
+                             f"mark`): {missing[:3]}")
+        body, _ = exporter.from_notebook_node(nb, resources={
+            "metadata": {"name": f"{chapter.number} · {chapter.title}"}, "dpteach_offline": offline})
+        page = out / f"{chapter.path.stem}.slides.html"
+        page.write_text(body, encoding="utf-8")
+        pages.append(page)
+    return pages
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dpteach.slides", description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["mark", "build"])
+    parser.add_argument("--force", action="store_true", help="mark: overwrite the roles already stored")
+    parser.add_argument("--offline", action="store_true", help="build: copy reveal.js and MathJax in")
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "slides")
+    parser.add_argument("--executed", type=Path, default=ROOT / "build" / "executed")
+    args = parser.parse_args(argv)
+    if args.what == "mark":
+        for chapter in chapters(NOTEBOOKS):
+            print(f"{chapter.path.name}: {mark_chapter(chapter.path, force=args.force)} cells marked")
+        return 0
+    for page in build_slides(args.out, offline=args.offline, executed=args.executed):
+        print(f"{page}  {page.stat().st_size / 1024:,.0f} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
