@@ -225,3 +225,33 @@ def test_the_stub_of_a_function_exercise_is_the_chapters_word_for_word():
 def test_the_otter_environment_drops_warnings_as_errors(monkeypatch):
     monkeypatch.setenv("PYTHONWARNINGS", "error")
     assert "PYTHONWARNINGS" not in assignments.otter_environment()
+
+
+def test_strict_check_refuses_the_forbidden_function_under_any_name():
+    """The hidden test's checker: as the notebook's, plus a scan for the forbidden function under another name."""
+    from dpteach import laplace_accuracy_bound as alias
+    from dpteach.exercises._base import strict_check
+    checker = dp.exercises.check_accuracy_bound_function
+
+    def right(k, beta, sensitivity, epsilon):
+        return np.log(k / beta) * sensitivity / epsilon
+
+    def aliased(k, beta, sensitivity, epsilon):
+        return alias(k, beta, sensitivity=sensitivity, epsilon=epsilon)
+
+    def through_a_helper(k, beta, sensitivity, epsilon):
+        return aliased(k, beta, sensitivity, epsilon)
+
+    def by_default(k, beta, sensitivity, epsilon, bound=dp.laplace_accuracy_bound):
+        return bound(k, beta, sensitivity=sensitivity, epsilon=epsilon)
+
+    def with_log10(k, beta, sensitivity, epsilon):
+        return np.log10(k / beta) * sensitivity / epsilon
+
+    assert strict_check(checker, right) == checker(right) and checker(right).correct
+    assert strict_check(checker, with_log10) == checker(with_log10) and "log10" in checker(with_log10).message
+    for cheat in (aliased, through_a_helper, by_default):
+        assert checker(cheat).correct, cheat.__name__            # the notebook's checker cannot see these
+        verdict = strict_check(checker, cheat)
+        assert verdict.correct is False and "calls dp.laplace_accuracy_bound" in verdict.message, cheat.__name__
+    assert dp.exercises.accuracy.check_function is dp.exercises.check_function   # restored afterwards
