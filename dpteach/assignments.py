@@ -204,8 +204,8 @@ def master_notebook(path: Path) -> tuple[dict, list[Exercise]]:
     skip = {i for _, student, solution, _ in found for i in (student, solution)}
     cells = [_raw(assignment_config(Path(path).stem))]
     for index, cell in enumerate(notebook["cells"]):
-        if index in skip:
-            continue
+        if index in skip or "instructor" in cell.get("metadata", {}).get("tags", []):
+            continue                     # solutions go into the tests; speaker notes stay with the instructor
         if index not in by_prompt:
             cell = copy.deepcopy(cell)
             if cell["cell_type"] == "code":

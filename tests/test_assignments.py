@@ -194,6 +194,7 @@ def test_every_chapter_has_a_master_whose_every_solution_line_is_marked(chapter)
     assert exercises, chapter
     assert len({e.answer for e in exercises}) == len(exercises)
     assert not any("solution" in c.get("metadata", {}).get("tags", []) for c in cells), "a chapter solution cell leaked"
+    assert not any("instructor" in c.get("metadata", {}).get("tags", []) for c in cells), "speaker notes reach students"
     assert all(not c.get("outputs") for c in cells if c["cell_type"] == "code")
     assert "jupytext" not in master["metadata"]
     for exercise in exercises:
