@@ -12,7 +12,7 @@ PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test test-seeds lock execute sync html slides assignments bench binder-url nbgitpuller-url clean
+.PHONY: help lab test test-seeds lock present execute sync html slides assignments bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
@@ -22,6 +22,7 @@ help:
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
 	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open;"
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
+	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
 	@echo "make assignments  homework per chapter: student notebook + autograder in build/assignments/ (otter-grader)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
@@ -70,8 +71,40 @@ lab: $(VENV)/.lab-installed $(SETTINGS)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
 
 # On both cores; a file's tests stay together on one worker (nbval runs a notebook's cells in one kernel).
-test: $(VENV)/.test-installed $(SETTINGS)
+# The presenting venv is installed too: a browser test runs the live slideshow in it.
+test: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTINGS)
 	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+# Presenting live (instructors): RISE slides inside JupyterLab, in a venv of their own
+# (.venv-present, from requirements/present.lock.txt: RISE's slideshow renders widgets only with
+# an older ipywidgets front end), so students' .venv and Binder keep the current one. The chapter
+# is presented from a scratch copy in build/present/ (presenting saves the notebook), with every
+# figure projector-sized (DPTEACH_PRESENTATION=1). In the lab: Alt+R starts the slideshow.
+PRESENT          := .venv-present
+PRESENT_BIN      := $(PRESENT)/bin
+PRESENT_SETTINGS := $(PRESENT)/share/jupyter/lab/settings/overrides.json
+CHAPTER          ?= 03
+
+$(PRESENT_BIN)/python:
+	$(PYTHON) -m venv $(PRESENT)
+	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install --upgrade pip
+
+$(PRESENT)/.installed: requirements/present.lock.txt pyproject.toml | $(PRESENT_BIN)/python
+	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install -r requirements/present.lock.txt
+	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install --no-deps -e .
+	@touch $@
+
+# The students' settings, plus RISE's: slides scroll, so a tall figure never runs off the screen.
+$(PRESENT_SETTINGS): binder/overrides.json | $(PRESENT_BIN)/python
+	@mkdir -p $(dir $@)
+	$(PRESENT_BIN)/python -c 'import json, sys; s = json.load(open(sys.argv[1])); s["jupyterlab-rise:plugin"] = {"scroll": True}; json.dump(s, open(sys.argv[2], "w"), indent=1)' $< $@
+
+present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
+	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
+	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, 00 to 10)"; exit 2; }; \
+	rm -rf build/present && mkdir -p build/present && cp "$$nb" dpteach/templates/present/rise.css build/present/ && \
+	echo "Presenting a copy of $$nb: in JupyterLab, Run All, then Alt+R for the slideshow." && \
+	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) "$$(basename $$nb)"
 
 # Every chapter, top to bottom, with five other seeds for every generator it seeds (on both cores).
 test-seeds: $(VENV)/.test-installed

@@ -35,15 +35,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_lab(python: str | Path | None = None, root: Path = ROOT, extra: tuple[str, ...] = ()):
+def running_lab(python: str | Path | None = None, root: Path = ROOT, extra: tuple[str, ...] = (),
+                env: dict[str, str] | None = None):
     """A JupyterLab server over ``root``, as `make lab` starts it, with the application exposed as
-    `window.jupyterapp` so a test can ask whether the kernel is ready. Yields (base URL, token)."""
+    `window.jupyterapp` so a test can ask whether the kernel is ready. ``python`` picks the venv
+    (default: this one), ``env`` adds variables. Yields (base URL, token)."""
     port, token = free_port(), "dpteach-test-token"
     jupyter = Path(python).with_name("jupyter") if python else Path(sys.executable).with_name("jupyter")
     # Not PYTHONWARNINGS=error (conftest.py sets it for the notebooks' kernels): the server's own
     # extensions (jupyter_lsp, notebook_shim, jupytext's contents manager) warn at start-up, and
     # under -W error they fail to load. nbval runs the chapters' code with warnings as errors.
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}, **(env or {})}
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     proc = subprocess.Popen(
         [str(jupyter), "lab", "--no-browser", "--allow-root",
