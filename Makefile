@@ -6,6 +6,11 @@ VENV      ?= .venv
 BIN       := $(VENV)/bin
 NOTEBOOKS  = $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 SETTINGS  := $(VENV)/share/jupyter/lab/settings/overrides.json
+# The presenting venv (make present): RISE with the ipywidgets front end its slideshow renders.
+PRESENT          := .venv-present
+PRESENT_BIN      := $(PRESENT)/bin
+PRESENT_SETTINGS := $(PRESENT)/share/jupyter/lab/settings/overrides.json
+CHAPTER          ?= 03
 PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # matplotlib's font cache lives in the venv: a shared ~/.cache/matplotlib can point at the
 # fonts of another, deleted venv, and then every figure prints "findfont" warnings.
@@ -80,10 +85,6 @@ test: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTIN
 # an older ipywidgets front end), so students' .venv and Binder keep the current one. The chapter
 # is presented from a scratch copy in build/present/ (presenting saves the notebook), with every
 # figure projector-sized (DPTEACH_PRESENTATION=1). In the lab: Alt+R starts the slideshow.
-PRESENT          := .venv-present
-PRESENT_BIN      := $(PRESENT)/bin
-PRESENT_SETTINGS := $(PRESENT)/share/jupyter/lab/settings/overrides.json
-CHAPTER          ?= 03
 
 $(PRESENT_BIN)/python:
 	$(PYTHON) -m venv $(PRESENT)
