@@ -8,6 +8,7 @@ to 90.052% (men) and 89.940% (women), so the totals fall short of the population
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
 import re
 import subprocess
@@ -23,7 +24,22 @@ import dpteach as dp
 from dpteach import census
 
 DATA = resources.files("dpteach").joinpath("data")
-SDIST = Path(os.environ.get("DPTEACH_NAMES_SDIST", "/tmp/names_dl/names-0.3.0.tar.gz"))
+#: the source the CSV was built from; fetched from PyPI (a registry, by name) when not given
+SDIST_SHA256 = "726e46254f2ed03f1ffb5d941dae3bc67c35123941c29becd02d48d0caa2a671"
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory) -> Path:
+    given = os.environ.get("DPTEACH_NAMES_SDIST")
+    if given:
+        return Path(given)
+    folder = tmp_path_factory.mktemp("names")
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                    "names==0.3.0", "-d", str(folder)], check=True, capture_output=True, timeout=120,
+                   env={k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"})   # pip is not ours to police
+    path = folder / "names-0.3.0.tar.gz"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == SDIST_SHA256, "not the sdist the CSV was built from"
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -119,12 +135,10 @@ def test_the_data_ships_inside_the_package_with_its_provenance():
         assert fact in note, fact
 
 
-@pytest.mark.skipif(not SDIST.is_file(), reason=f"the names 0.3.0 sdist is not at {SDIST} "
-                                               "(set DPTEACH_NAMES_SDIST to its path)")
-def test_the_rebuild_script_reproduces_the_csv_byte_for_byte(tmp_path):
+def test_the_rebuild_script_reproduces_the_csv_byte_for_byte(tmp_path, sdist):
     script = Path(census.__file__).parent / "data" / "rebuild_census_first_names.py"
     out = tmp_path / "rebuilt.csv"
-    done = subprocess.run([sys.executable, str(script), str(SDIST), "--output", str(out)],
+    done = subprocess.run([sys.executable, str(script), str(sdist), "--output", str(out)],
                           capture_output=True, text=True, check=True)
     assert "5,163 names" in done.stdout
     assert out.read_bytes() == DATA.joinpath("census_first_names.csv").read_bytes()
