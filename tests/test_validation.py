@@ -1,10 +1,10 @@
 """Every public function of the maths layer refuses bad parameters with an error that teaches.
 
-DESIGN.md: "every public function checks its parameters and raises ValueError naming the
-parameter, the value and the allowed range"; a value of the wrong kind (a string, a bool,
-a float where an integer is needed, a RandomState where a Generator is needed) raises
-TypeError. The ranges come from MATH.md: ε > 0 and Δf > 0 (Definition 3.3, Theorem 3.6),
-b > 0 (Definition 3.2), 0 < δ ≤ 1 and k ≥ 1 (Theorem 3.8).
+Every public function checks its parameters and raises ValueError naming the parameter, the
+value and the allowed range; a value of the wrong kind (a string, a bool, a float where an
+integer is needed, a RandomState where a Generator is needed) raises TypeError. The ranges
+come from Dwork & Roth: ε > 0 and Δf > 0 (Definition 3.3, Theorem 3.6), b > 0
+(Definition 3.2), 0 < δ ≤ 1 and k ≥ 1 (Theorem 3.8).
 """
 
 from __future__ import annotations
