@@ -152,15 +152,11 @@ from .local import (
     randomized_response_variance,
 )
 from .selection import (
-    above_threshold,
-    above_threshold_accuracy,
-    above_threshold_probabilities,
     exponential_mechanism,
     exponential_mechanism_bound,
     exponential_mechanism_probabilities,
     report_noisy_max,
     report_noisy_max_probabilities,
-    sparse_vector,
 )
 from .sensitivity import (
     NeighbourDifferences,
@@ -172,6 +168,7 @@ from .sensitivity import (
     replace_one_sensitivity,
 )
 from .source import show_source
+from .threshold import above_threshold, above_threshold_accuracy, above_threshold_probabilities, sparse_vector
 
 __version__ = "0.1.0"
 

@@ -15,7 +15,7 @@ from . import _special, _validate
 from .gaussian import gaussian_mechanism, gaussian_sigma
 from .gg_distribution import check_shape, generalized_gaussian_sample
 from .gg_sigma import check_delta, generalized_gaussian_sigma
-from .selection import sparse_vector
+from .threshold import sparse_vector
 
 
 @dataclass(frozen=True)

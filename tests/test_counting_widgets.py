@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from dpteach import plots, widgets
+from dpteach import widgets
 
 
 def test_a_count_error_is_one_over_epsilon_whatever_n():
@@ -70,28 +70,6 @@ def test_counting_axes_hold_every_line_at_both_ends_of_epsilon():
             y = line.get_ydata()
             assert low < y.min() and y.max() < high
         assert fig.ax.get_ylim() == (low, high)
-
-
-@pytest.mark.parametrize("presentation", [False, True], ids=["laptop", "projector"])
-@pytest.mark.parametrize("factory, extremes", [
-    (widgets.count_error_by_size, [dict(n=100_000_000, epsilon=0.0123), dict(n=10, epsilon=9.87)]),
-    (widgets.counting_vs_histogram, [dict(k=1_000, epsilon=0.0123), dict(k=1, epsilon=9.87)]),
-], ids=["count_error_by_size", "counting_vs_histogram"])
-def test_titles_fit_at_the_longest_slider_values(factory, extremes, presentation):
-    """Every title stays inside the figure, in the laptop and the projector style."""
-    try:
-        plots.presentation(presentation)
-        w = factory()
-        for values in extremes:
-            w.set(**values)
-            fig = w.figure.fig
-            plots.png_bytes(fig)
-            renderer = fig.canvas.get_renderer()
-            for ax in fig.axes:
-                box = ax.title.get_window_extent(renderer)
-                assert box.x0 >= 0 and box.x1 <= fig.bbox.width, ax.get_title()
-    finally:
-        plots.presentation(False)
 
 
 def test_a_choice_slider_refuses_a_value_it_does_not_offer():

@@ -21,7 +21,7 @@ import pytest
 from scipy import integrate, stats
 
 import dpteach as dp
-from dpteach import selection
+from dpteach import selection, threshold
 
 NAN, INF = float("nan"), float("inf")
 P_REJECT = 1e-4
@@ -259,7 +259,7 @@ def test_above_threshold_sampler_matches_its_law(epsilon):
     runs = [dp.above_threshold(answers, t, epsilon, rng=rng) for _ in range(40_000)]
     observed = np.bincount([answers.size if r is None else r for r in runs], minlength=answers.size + 1)
     assert chi_square_p(observed, dp.above_threshold_probabilities(answers, t, epsilon)) > P_REJECT
-    wrong = selection._above_threshold_probabilities(answers, t, 2 / epsilon, 2 / epsilon)
+    wrong = threshold._above_threshold_probabilities(answers, t, 2 / epsilon, 2 / epsilon)
     assert chi_square_p(observed, wrong) < 1e-12
 
 
@@ -280,8 +280,8 @@ def test_above_threshold_is_epsilon_dp_on_neighbours(seed):
 def test_above_threshold_without_query_noise_is_not_private():
     """The classic broken variant (next to no noise on the queries) fails the same check badly."""
     eps, t = 1.0, 0.5
-    p = selection._above_threshold_probabilities(np.array([0.0, 1.0]), t, 2 / eps, 0.05)
-    q = selection._above_threshold_probabilities(np.array([1.0, 0.0]), t, 2 / eps, 0.05)
+    p = threshold._above_threshold_probabilities(np.array([0.0, 1.0]), t, 2 / eps, 0.05)
+    q = threshold._above_threshold_probabilities(np.array([1.0, 0.0]), t, 2 / eps, 0.05)
     assert _max_ratio(p, q) > math.exp(eps) * 10
 
 
@@ -416,7 +416,7 @@ def test_bad_parameters_are_refused_by_name(name, overrides, error, named):
 
 
 def test_every_public_function_of_selection_is_validated():
-    public = {n for n, obj in vars(selection).items()
-              if not n.startswith("_") and callable(obj) and getattr(obj, "__module__", "") == selection.__name__}
+    public = {n for module in (selection, threshold) for n, obj in vars(module).items()
+              if not n.startswith("_") and callable(obj) and getattr(obj, "__module__", "") == module.__name__}
     assert public == set(CALLS)
     assert public <= set(dp.__all__)

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import math
 
-from ..selection import (
-    above_threshold_accuracy,
-    exponential_mechanism_probabilities,
-    report_noisy_max_probabilities,
-)
+from ..selection import exponential_mechanism_probabilities, report_noisy_max_probabilities
+from ..threshold import above_threshold_accuracy
 from ._base import Feedback, Mistake, compare
 
 __all__ = ["check_above_threshold_alpha", "check_exponential_probability", "check_noisy_max_upset"]

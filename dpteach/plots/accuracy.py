@@ -9,15 +9,7 @@ from ..accuracy import _cached_binomial_ci, laplace_accuracy_bound, linf_error_d
 from ..census import CensusFirstNames
 from ..counting import histogram_noise
 from ..laplace import laplace_scale
-from ._base import (
-    PALETTE,
-    _number,
-    _plain_log_axes,
-    _rng,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 
 class AccuracyBoundFigure(_Updatable):

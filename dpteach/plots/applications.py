@@ -17,15 +17,7 @@ from ..laplace import laplace_pdf, laplace_scale
 from ..local import (
     randomized_response_probability,
 )
-from ._base import (
-    PALETTE,
-    _number,
-    _plain_log_axes,
-    _rng,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["CappedReportFigure", "HospitalCountFigure"]
 

@@ -8,15 +8,7 @@ import numpy as np
 
 from .. import _validate
 from ..laplace import laplace_scale
-from ._base import (
-    PALETTE,
-    _number,
-    _plain_log_axes,
-    _rng,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 
 class CountErrorBySizeFigure(_Updatable):

@@ -6,15 +6,7 @@ import numpy as np
 
 from .. import _validate
 from ..dpsgd import dpsgd_logistic_regression, logistic_regression
-from ._base import (
-    PALETTE,
-    _number,
-    _plain_log_axes,
-    _rng,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["DPSGDFigure"]
 

@@ -7,14 +7,7 @@ import numpy as np
 
 from .. import _validate
 from ..laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
-from ._base import (
-    PALETTE,
-    _plain_log_axes,
-    _rng,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 
 class LaplaceDensityFigure(_Updatable):

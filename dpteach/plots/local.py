@@ -17,15 +17,7 @@ from ..local import (
     randomized_response_variance,
     survey_estimates,
 )
-from ._base import (
-    PALETTE,
-    _number,
-    _plain_log_axes,
-    _rng,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["LocationDensityFigure", "LocalCentralFigure"]
 

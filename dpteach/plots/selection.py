@@ -7,13 +7,8 @@ import numpy as np
 from .. import _validate
 from ..census import CensusFirstNames
 from ..laplace import laplace_scale
-from ..selection import (
-    above_threshold_accuracy,
-    above_threshold_probabilities,
-    exponential_mechanism,
-    exponential_mechanism_probabilities,
-    report_noisy_max_probabilities,
-)
+from ..selection import exponential_mechanism, exponential_mechanism_probabilities, report_noisy_max_probabilities
+from ..threshold import above_threshold_accuracy, above_threshold_probabilities
 from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
 __all__ = ["AboveThresholdFigure", "ExponentialMechanismFigure", "NoisyMaxFigure"]

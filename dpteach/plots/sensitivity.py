@@ -9,12 +9,7 @@ import numpy as np
 
 from .. import _validate
 from ..sensitivity import NeighbourDifferences
-from ._base import (
-    PALETTE,
-    _Updatable,
-    new_figure,
-    styled,
-)
+from ._base import PALETTE, _Updatable, new_figure, styled
 
 
 class NeighbourChangesFigure(_Updatable):
