@@ -1,4 +1,4 @@
-"""The blitting renderer: every slider frame equals a full draw of the same state.
+"""The blitting renderer: every slider frame equals a full draw of the same state, with its titles in view.
 
 A figure lists the artists its ``update`` changes (``dynamic``); the renderer caches the
 rest. An artist that changes but is not listed would keep its old pixels: a silently wrong
@@ -46,6 +46,19 @@ def _walk(control, n: int = 5) -> list:
     return [type(control.value)(round(v) if isinstance(control.value, int) else v) for v in grid]
 
 
+def _assert_titles_fit(fig, where: str) -> None:
+    """A title that changes with a slider is drawn where the layout put it (constrained layout does not
+    widen the figure for it), so a long one would be clipped: each title lies inside the figure, and no
+    two titles overlap."""
+    renderer = fig.canvas.get_renderer()
+    boxes = [(ax.title.get_text(), ax.title.get_window_extent(renderer)) for ax in fig.axes if ax.title.get_text().strip()]
+    for text, box in boxes:
+        assert box.x0 >= -1 and box.x1 <= fig.bbox.width + 1, f"{where}: title clipped: {text!r}"
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            assert not box_a.overlaps(box_b), f"{where}: titles overlap: {a!r} and {b!r}"
+
+
 def _full_draw(figure) -> np.ndarray:
     figure.fig.canvas.draw()
     return np.asarray(figure.fig.canvas.buffer_rgba())[:, :, :3].astype(int)
@@ -84,6 +97,7 @@ def test_blitted_frames_equal_full_draws(factory, presentation):
                 off = np.abs(blit - full).max(axis=2) > 40
                 assert off.sum() <= 3, (f"{factory.__name__}: {name} = {value!r}: {off.sum()} pixels differ from a "
                                         "full draw (an artist update() changes is missing from figure.dynamic?)")
+                _assert_titles_fit(widget.figure.fig, f"{factory.__name__}: {name} = {value!r}")
             widget.reset()
     finally:
         plots.presentation(False)
@@ -107,35 +121,3 @@ def test_moving_a_control_keeps_the_cached_background(factory):
         f"{factory.__name__}: {renderer.rebuilds} background rebuilds for {len(keys)} static states: "
         "the axes move with a control")
 
-
-def _extremes(widget) -> list[dict]:
-    """Every control at each end of its range, the others at their defaults, then all at one end and all at the other."""
-    ends = {name: (_walk(c)[0], _walk(c)[-1]) for name, c in widget.controls.items()}
-    out = [{name: end[i]} for name, end in ends.items() for i in (0, 1)]
-    return out + [{name: end[0] for name, end in ends.items()}, {name: end[1] for name, end in ends.items()}]
-
-
-@pytest.mark.parametrize("presentation", [False, True], ids=["laptop", "projector"])
-@pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
-def test_titles_stay_inside_the_figure_and_apart(factory, presentation):
-    """A title that changes with a slider is drawn where the layout put it: constrained layout does not
-    widen the figure for it, so a long one would be clipped at the edge. At every control's extremes, in
-    both styles, each title lies inside the figure and no two titles overlap."""
-    try:
-        plots.presentation(presentation)
-        widget = factory()
-        for values in _extremes(widget):
-            widget.set(**values)
-            widget.figure.frame()
-            fig = widget.figure.fig
-            renderer = fig.canvas.get_renderer()
-            boxes = [(ax.title.get_text(), ax.title.get_window_extent(renderer)) for ax in fig.axes
-                     if ax.title.get_text().strip()]
-            for text, box in boxes:
-                assert box.x0 >= -1 and box.x1 <= fig.bbox.width + 1, (factory.__name__, values, text)
-            for i, (a, box_a) in enumerate(boxes):
-                for b, box_b in boxes[i + 1:]:
-                    assert not box_a.overlaps(box_b), (factory.__name__, values, a, b)
-            widget.reset()
-    finally:
-        plots.presentation(False)

@@ -204,7 +204,7 @@ class GeneralizedGaussianDensityFigure(_Updatable):
         tail = generalized_gaussian_tail(3.0, pp, sigma)
         gauss_tail = generalized_gaussian_tail(3.0, 2, math.sqrt(2))
         kurtosis = generalized_gaussian_moment(4, pp, sigma)               # variance 1: kurtosis = E X⁴
-        self.left.title.set_text(f"p = {pp:.3g}: Pr[|X| > 3] = {tail:.2g} (Gaussian {gauss_tail:.2g})")
+        self.left.title.set_text(f"p = {pp:.3g}: Pr[|X| > 3] = {tail:.2g}\n(Gaussian {gauss_tail:.2g})")
         return {"p": pp, "sigma": sigma, "x": self.x, "pdf": pdf, "samples": samples, "tail_beyond_3": tail,
                 "kurtosis": kurtosis}
 
