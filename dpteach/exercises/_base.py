@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 PLACEHOLDER = "Not answered yet: replace ... (or None) with your answer and run the cell again."
 
 
@@ -175,7 +177,6 @@ def check_function(function, cases: Sequence[Case], task: str, success: str,
 
 
 def _same(got, expected) -> bool:
-    import numpy as np
     got_array = np.asarray(got, dtype=float)
     expected_array = np.asarray(expected, dtype=float)
     return got_array.shape == expected_array.shape and bool(

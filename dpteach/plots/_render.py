@@ -98,11 +98,6 @@ class Renderer:
                         tuple(round(v, 6) for v in ax.get_position().bounds)) for ax in self.fig.axes)
         return (dpi, mode, tuple(self.fig.get_size_inches()), limits, self.key() if self.key else None)
 
-    def invalidate(self) -> None:
-        """Forget every cached background and overlay (a style change, a resize)."""
-        self._cache_key = None
-        self._caches.clear()
-
     def _build(self, solve_layout: Callable[[], None]) -> None:
         """Solve the layout (if it needs it), cache the background, render each run of static artists
         drawn above dynamic ones."""
