@@ -83,13 +83,25 @@ def compare(answer, expected: float, why: str, hint: str, rel: float = 1e-6, abs
         return value
     if math.isclose(value, expected, rel_tol=rel, abs_tol=abs_tol):
         return Feedback(True, why)
-    close = max(rel, 1e-3)
-    for mistake in mistakes:
-        if math.isclose(mistake.value, expected, rel_tol=rel, abs_tol=abs_tol):
-            continue
-        if math.isclose(value, mistake.value, rel_tol=close, abs_tol=abs_tol):
-            return Feedback(False, f"{value:g} is not it: {mistake.message}")
+    named = matching_mistake(value, expected, mistakes, rel=max(rel, 1e-3), abs_tol=abs_tol, right_rel=rel)
+    if named is not None:
+        return Feedback(False, f"{value:g} is not it: {named}")
     return Feedback(False, f"{value:g} is not it. {hint}")
+
+
+def matching_mistake(value: float, expected: float, mistakes: Iterable[Mistake], rel: float = 1e-9,
+                     abs_tol: float = 1e-12, right_rel: float = 1e-9) -> str | None:
+    """The message of the first known mistake that produces ``value`` (to ``rel``), or None.
+
+    A mistake whose value equals the expected one (to ``right_rel``) on this case is skipped:
+    the student who gives it is right here, whatever they did.
+    """
+    for mistake in mistakes:
+        if math.isclose(mistake.value, expected, rel_tol=right_rel, abs_tol=abs_tol):
+            continue
+        if math.isclose(value, mistake.value, rel_tol=rel, abs_tol=abs_tol):
+            return mistake.message
+    return None
 
 
 def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str = "") -> Feedback:

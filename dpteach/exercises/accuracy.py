@@ -14,7 +14,7 @@ import math
 from ..accuracy import laplace_accuracy_bound
 from ..counting import histogram_noise
 from ..laplace import laplace_scale, laplace_tail
-from ._base import Case, Feedback, Mistake, check_function, compare
+from ._base import Case, Feedback, Mistake, check_function, compare, matching_mistake
 
 __all__ = ["check_accuracy_bound", "check_delta_for_bound", "check_dominance_threshold",
            "check_accuracy_bound_function"]
@@ -122,12 +122,8 @@ def _describe_bound(case: Case, got) -> str:
         value = float(got)
     except (TypeError, ValueError):
         return "Return one number: the bound ln(k/β)·Δf/ε."
-    for mistake in _bound_mistakes(*case.args):
-        if math.isclose(mistake.value, case.expected, rel_tol=1e-9, abs_tol=1e-12):
-            continue
-        if math.isclose(value, mistake.value, rel_tol=1e-9, abs_tol=1e-12):
-            return "Your output equals the known mistake: " + mistake.message
-    return ""
+    named = matching_mistake(value, case.expected, _bound_mistakes(*case.args))
+    return "" if named is None else "Your output equals the known mistake: " + named
 
 
 def check_accuracy_bound_function(my_accuracy_bound) -> Feedback:

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ..counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
-from ._base import Case, Feedback, Mistake, check_function, compare
+from ._base import Case, Feedback, Mistake, check_function, compare, matching_mistake
 
 __all__ = ["check_overlapping_bands_sensitivity", "check_count_relative_error", "check_derived_count_std",
            "check_counting_sensitivity_function"]
@@ -147,10 +147,8 @@ def _describe_counting(case: Case, got) -> str:
                   "that count their own type: one column."),
         (1.0, "Your output is 1, and Δf = 1 holds only when the queries are disjoint (a histogram)."),
     ]
-    for number, message in wrong:
-        if math.isclose(float(value), float(number), rel_tol=1e-9):
-            return message
-    return ""
+    named = matching_mistake(float(value), case.expected, [Mistake(float(v), m) for v, m in wrong])
+    return "" if named is None else named
 
 
 def check_counting_sensitivity_function(my_counting_sensitivity) -> Feedback:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..laplace import laplace_cdf, laplace_pdf, laplace_scale, laplace_tail
-from ._base import Case, Feedback, Mistake, as_number, check_function, compare
+from ._base import Case, Feedback, Mistake, as_number, check_function, compare, matching_mistake
 
 __all__ = ["check_scale_for_count", "check_tail_probability", "check_epsilon_for_std", "check_my_laplace_cdf"]
 
@@ -98,9 +98,9 @@ def _known_cdf_mistakes(case: Case, got) -> str:
         value = float(got)
     except (TypeError, ValueError):
         return "Return one number, Pr[Y ≤ x]."
-    for candidate, message in wrong:
-        if not math.isclose(candidate, case.expected, rel_tol=1e-9) and math.isclose(value, candidate, rel_tol=1e-6):
-            return message[0].upper() + message[1:]
+    named = matching_mistake(value, case.expected, [Mistake(*w) for w in wrong], rel=1e-6)
+    if named is not None:
+        return named[0].upper() + named[1:]
     return "F(x) = ½e^(x/b) for x < 0, and 1 − ½e^(−x/b) for x ≥ 0."
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..sensitivity import l1_sensitivity, l2_sensitivity, neighbour_differences
-from ._base import Case, Feedback, Mistake, check_function, compare
+from ._base import Case, Feedback, Mistake, check_function, compare, matching_mistake
 
 __all__ = ["check_count_and_sum_sensitivity", "check_l2_sensitivity_of_counts", "check_my_l1_sensitivity"]
 
@@ -101,9 +99,9 @@ def _known_sensitivity_mistakes(case: Case, got) -> str:
         value = float(got)
     except (TypeError, ValueError):
         return "Return one number: the largest ‖f(y) − f(x)‖₁ over the neighbouring pairs."
-    for candidate, message in wrong:
-        if not math.isclose(candidate, case.expected, rel_tol=1e-9) and math.isclose(value, candidate, rel_tol=1e-9):
-            return message[0].upper() + message[1:]
+    named = matching_mistake(value, case.expected, [Mistake(*w) for w in wrong])
+    if named is not None:
+        return named[0].upper() + named[1:]
     return "List every database up to max_size records (dp.all_databases), add one record of each type, " \
            "and take the largest ‖f(y) − f(x)‖₁."
 
