@@ -103,7 +103,7 @@ $(PRESENT_SETTINGS): binder/overrides.json | $(PRESENT_BIN)/python
 present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
 	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, 00 to 10)"; exit 2; }; \
-	rm -rf build/present && mkdir -p build/present && cp "$$nb" dpteach/templates/present/rise.css build/present/ && \
+	rm -rf build/present && mkdir -p build/present && cp "$$nb" dpteach/build/templates/present/rise.css build/present/ && \
 	echo "Presenting a copy of $$nb: in JupyterLab, Run All, then Alt+R for the slideshow." && \
 	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) "$$(basename $$nb)"
 
@@ -111,13 +111,13 @@ present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 test-seeds: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -m reseed -n 2 tests/test_reseeded_chapters.py
 
-# Text twins → notebooks (outputs kept), run every notebook top to bottom, then back.
+# Text twins → notebooks (outputs kept), run every notebook top to bottom (python -m dpteach.build
+# execute: nbclient, widget state stored, the executor the book uses too), then back.
 sync: $(VENV)/.lab-installed
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
 execute: sync $(VENV)/.test-installed
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False $(NOTEBOOKS)
+	$(BIN)/python -m dpteach.build execute --inplace --timeout 300 $(NOTEBOOKS)
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
 # The reader's book (Sphinx + myst-nb + sphinx-book-theme): every chapter executed headless
@@ -129,14 +129,15 @@ EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor) \
 	$(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) --branch $(BRANCH)
 
 build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
-	$(BIN)/python -m dpteach.export execute
+	rm -rf build/executed
+	$(BIN)/python -m dpteach.build execute
 	@touch $@
 
 html: build/executed
-	$(BIN)/python -m dpteach.export html $(EXPORT_FLAGS)
+	$(BIN)/python -m dpteach.build html $(EXPORT_FLAGS)
 
 slides: build/executed
-	$(BIN)/python -m dpteach.slides build $(if $(OFFLINE),--offline)
+	$(BIN)/python -m dpteach.build slides $(if $(OFFLINE),--offline)
 
 # Homework, autograded (otter-grader, the grade extra; in the test lock): for every chapter with
 # exercises, build/assignments/NN_name/student/ (hand this out) and .../autograder/ (grade with
@@ -144,21 +145,24 @@ slides: build/executed
 assignments: $(VENV)/.test-installed
 	$(BIN)/python -m dpteach.assignments build $(CHAPTERS)
 
+# The links are written by dpteach/build/links.py (standard library only: the system Python runs it
+# before any venv exists; the book's launch buttons use the same functions).
 binder-url:
-	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (the public GitHub repository)"; exit 2; }
-	@echo "https://mybinder.org/v2/gh/$(REPO)/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb"
+	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (a GitHub repository, or a full clone URL)"; exit 2; }
+	@$(PYTHON) dpteach/build/links.py binder "$(REPO)"
 
 # Speed, measured: tables printed and written to benchmarks/RESULTS.md (never timed asserts).
 bench: $(VENV)/.test-installed $(SETTINGS)
 	$(BIN)/python benchmarks/run.py
 
 # A course's own JupyterHub: nbgitpuller clones (then updates) the workbook into each
-# student's home and opens chapter 00. The hub's image needs environment.yml's packages
+# student's home and opens chapter 00. REPO=owner/name means GitHub's https URL; a full clone URL
+# (GitLab, a self-hosted server) is used as given: nbgitpuller hands it to git clone. The hub's image needs environment.yml's packages
 # and `pip install --no-deps -e .` run in the pulled folder (see README).
 BRANCH ?= main
 nbgitpuller-url:
 	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=https://github.com/owner/name [BRANCH=main]"; exit 2; }
-	@$(PYTHON) -c 'import sys, urllib.parse as u; hub, repo, branch = sys.argv[1:]; folder = repo.rstrip("/").split("/")[-1].removesuffix(".git"); print(hub.rstrip("/") + "/hub/user-redirect/git-pull?" + u.urlencode({"repo": repo, "branch": branch, "urlpath": f"lab/tree/{folder}/notebooks/00_start_here.ipynb"}))' "$(HUB)" "$(REPO)" "$(BRANCH)"
+	@$(PYTHON) dpteach/build/links.py nbgitpuller "$(HUB)" "$(REPO)" --branch "$(BRANCH)"
 
 clean:
 	rm -rf build .pytest_cache

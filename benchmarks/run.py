@@ -315,11 +315,12 @@ def bench_mechanisms(n: int = 1_000_000) -> tuple[list[str], list[dict]]:
 # -- HTML export -------------------------------------------------------------------------
 
 def bench_export() -> tuple[list[str], dict]:
-    from dpteach import export
+    from dpteach.build.book import build_html
+    from dpteach.build.paths import Project
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        pages = export.build_html(Path(tmp) / "html", executed=ROOT / "notebooks")
+        pages = build_html(Project(ROOT), Path(tmp) / "html", executed=ROOT / "notebooks")
         took = time.perf_counter() - t
         sizes = [(p.name, p.stat().st_size) for p in pages]
     rows = [f"| {name} | {size / 1024:,.0f} |" for name, size in sizes]

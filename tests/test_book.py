@@ -8,9 +8,12 @@ import nbformat
 import pytest
 from conftest import ROOT
 
-from dpteach import slides
 from dpteach.book import chapters
+from dpteach.build import slides
+from dpteach.build.book import instructor_edition
+from dpteach.build.paths import Project
 
+PROJECT = Project(ROOT)
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -25,14 +28,16 @@ def test_every_cell_carries_its_slide_mark(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_each_chapter_has_speaker_notes_for_the_instructor(path):
-    """A few notes cells per chapter: the point of the slide, a question for the room, the usual mistake."""
+    """The slides' speaker view has a few notes per chapter (the point of the slide, a question for the room,
+    the usual mistake): not in the students' chapter, but in the instructor edition the slides are built from."""
     nb = nbformat.read(path, as_version=4)
-    notes = [c for c in nb.cells if slides.role(c) == "notes"]
+    assert not [c for c in nb.cells if slides.role(c) == "notes" or "Speaker notes" in c.source]
+    edition = instructor_edition(nb, path.stem, PROJECT)
+    notes = [c for c in edition.cells if slides.role(c) == "notes"]
     assert len(notes) >= 3, f"{path.name} has {len(notes)} speaker notes"
     for cell in notes:
         assert cell.cell_type == "markdown" and cell.source.startswith("**Speaker notes"), cell.source[:60]
-        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, "notes start collapsed in the lab"
-        assert "instructor" in cell.metadata.get("tags", []), "the book hides cells tagged instructor from students"
+    assert not slides.unmarked(edition), "every cell the edition adds carries a slide mark"
 
 
 def test_the_rules_mark_the_story():
@@ -41,17 +46,20 @@ def test_the_rules_mark_the_story():
     roles = [(c.cell_type, c.source[:30], c.metadata["slideshow"]["slide_type"]) for c in nb.cells]
     assert roles[0][2] == "slide"
     assert any(src.startswith("**Step") and role == "fragment" for _, src, role in roles)
-    assert all(role == "skip" for c, (_, _, role) in zip(nb.cells, roles) if "solution" in c.metadata.get("tags", []))
+    solutions = [role for c, (_, _, role) in zip(nb.cells, roles) if "solution" in c.metadata.get("tags", [])]
+    assert solutions and all(role == "skip" for role in solutions)
     exercises = next(i for i, (_, src, _) in enumerate(roles) if src.startswith("## Exercises"))
     following = next(i for i, (_, src, _) in enumerate(roles) if src.startswith("## What's next"))
     assert all(role == "skip" for _, _, role in roles[exercises:following])
 
 
 def test_slides_build_offline(tmp_path):
-    pages = slides.build_slides(tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
+    pages = slides.build_slides(PROJECT, tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
     assert len(pages) == len(chapters(ROOT / "notebooks"))
     text = pages[3].read_text()
     assert "assets/reveal.js/dist/reveal.js" in text and text.count("<section") > 5
+    assert text.count('<aside class="notes">') >= 3, "the speaker notes reach reveal.js's speaker view"
+    assert "Show the solution" not in text and "answer_scale = dp.laplace_scale" not in text, "solutions are skipped"
     assert (tmp_path / "slides" / "assets" / "reveal.js" / "dist" / "reveal.js").exists()
 
 

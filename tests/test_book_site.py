@@ -13,9 +13,12 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from conftest import ROOT
 
-from dpteach import export
 from dpteach.book import chapters
+from dpteach.build.assets import npm_pack
+from dpteach.build.book import _figure_alt, book_sources, build_html
+from dpteach.build.paths import Project
 
+PROJECT = Project(ROOT)
 PAGES = [c.path.stem + ".html" for c in chapters(ROOT / "notebooks")]
 REPO, HUB = "someone/dpteach", "https://hub.example.edu"
 _BUILT: dict[str, Path] = {}
@@ -28,17 +31,17 @@ def built_book(tmp_path_factory, edition: str) -> Path:
     if edition not in _BUILT:
         out = tmp_path_factory.mktemp(f"book-{edition}") / "html"
         if edition == "student":
-            export.build_html(out, offline=True, executed=ROOT / "notebooks", repo=REPO)
+            build_html(PROJECT, out, offline=True, executed=ROOT / "notebooks", repo=REPO)
         else:
-            export.build_html(out, instructor=True, executed=ROOT / "notebooks", repo=REPO, hub=HUB)
+            build_html(PROJECT, out, instructor=True, executed=ROOT / "notebooks", repo=REPO, hub=HUB)
         _BUILT[edition] = out
     return _BUILT[edition]
 
 
 def axe_source() -> str:
     """axe-core's script, from the npm registry (``npm pack``), cached beside the other npm packages."""
-    cache = ROOT / "build" / "npm-cache"
-    tgz = export._npm_pack("axe-core", "4.14.1", cache)
+    cache = PROJECT.npm_cache
+    tgz = npm_pack("axe-core", "4.14.1", cache)
     import tarfile
     with tarfile.open(tgz) as tar:
         return tar.extractfile("package/axe.min.js").read().decode()
@@ -107,7 +110,7 @@ def test_hub_link_is_the_one_make_nbgitpuller_url_prints(instructor):
 
 def test_no_launch_links_when_no_repository_is_given(tmp_path):
     out = tmp_path / "html"
-    export.build_html(out, executed=ROOT / "notebooks")
+    build_html(PROJECT, out, executed=ROOT / "notebooks")
     links = _links(out / "03_laplace_mechanism.html")
     assert not any("mybinder" in h or "git-pull" in h for h in links)
     assert "downloads/03_laplace_mechanism.ipynb" in links
@@ -156,7 +159,7 @@ def test_every_figure_has_a_text_alternative(book):
 def test_widget_alts_describe_precomputed_frames():
     """Each frame of a precomputed view says which slider value it was drawn at."""
     import nbformat
-    nb = export.book_sources(nbformat.read(ROOT / "notebooks" / "03_laplace_mechanism.ipynb", as_version=4))
+    nb = book_sources(nbformat.read(ROOT / "notebooks" / "03_laplace_mechanism.ipynb", as_version=4))
     views = [o["data"]["application/vnd.jupyter.widget-view+json"] for c in nb.cells for o in c.get("outputs", [])
              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     frames = next(v["dpteach_frames"] for v in views if "dpteach_frames" in v)
@@ -185,6 +188,6 @@ def test_a_figure_describes_itself_to_the_book():
     alt = metadata["image/png"]["alt"]
     assert alt == fig.alt_text() and ax.get_title() in alt and ax.get_xlabel().strip() in alt
     output = {"data": {"image/png": "", "text/plain": repr(fig)}, "metadata": metadata}
-    assert export._figure_alt(output, "a section") == alt
+    assert _figure_alt(output, "a section") == alt
     del output["metadata"]
-    assert export._figure_alt(output, "a section") == f"Figure: {ax.get_title()}"     # from the repr, as stored
+    assert _figure_alt(output, "a section") == f"Figure: {ax.get_title()}"     # from the repr, as stored

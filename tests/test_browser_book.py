@@ -13,7 +13,8 @@ import pytest
 from conftest import ARTIFACTS, ROOT, needs_chromium
 from test_book_site import PAGES, axe_source, built_book
 
-from dpteach import slides
+from dpteach.build import slides
+from dpteach.build.paths import Project
 
 pytestmark = needs_chromium
 DESKTOP = {"width": 1300, "height": 900}
@@ -155,7 +156,7 @@ def test_offline_search_lands_on_the_right_section(browser, book, query, page_na
 
 
 def test_offline_slides_open(browser, tmp_path):
-    pages = slides.build_slides(tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
+    pages = slides.build_slides(Project(ROOT), tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
     page, log = _open(browser, pages[3].as_uri())
     page.wait_for_selector(".reveal.ready", timeout=30_000)     # reveal.js adds "ready" once initialised
     assert page.locator(".reveal .slides > section").count() > 5

@@ -26,7 +26,7 @@ pytestmark = [needs_chromium, pytest.mark.skipif(not (PRESENT / "bin" / "jupyter
 def lab(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("present")
     shutil.copy(ROOT / "notebooks" / CHAPTER, scratch)
-    shutil.copy(ROOT / "dpteach" / "templates" / "present" / "rise.css", scratch)
+    shutil.copy(ROOT / "dpteach" / "build" / "templates" / "present" / "rise.css", scratch)
     with running_lab(python=PRESENT / "bin" / "python", root=scratch, env={"DPTEACH_PRESENTATION": "1"}) as server:
         yield server, scratch
 

@@ -16,25 +16,27 @@ RISE's Shift+I/B/G or the property inspector, or in the .md twin):
 * code longer than :data:`LONG_CODE` lines is tagged ``remove_input``: the slide shows its
   output only.
 
-    python -m dpteach.slides mark [--force]     # write marks into notebooks/ (cells without one)
-    python -m dpteach.slides build [--offline]  # build/slides/NN_name.slides.html
+Speaker notes are not in the chapters: they live in ``instructor/NN_name.md`` and come into
+the slides (role ``notes``, the speaker view) through the instructor edition
+(:func:`dpteach.build.book.instructor_edition`).
 
-This module is a build tool: ``import dpteach`` does not import it.
+    python -m dpteach.build mark [--force]     # write marks into notebooks/ (cells without one)
+    python -m dpteach.build slides [--offline] # build/slides/NN_name.slides.html
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from .book import chapters
+from .assets import copy_offline_assets
+from .book import instructor_edition
+from .execute import execute
+from .paths import TEMPLATE_DIRS, Project
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
 ROLES = ("slide", "subslide", "fragment", "notes", "skip", "-")
 LONG_CODE = 12
 
@@ -96,7 +98,7 @@ def mark(nb, force: bool = False):
     return nb
 
 
-def mark_chapter(path: Path, force: bool = False) -> int:
+def mark_chapter(project: Project, path: Path, force: bool = False) -> int:
     """Write the marks into a chapter's .ipynb (outputs kept) and sync its .md twin; return the cell count."""
     import nbformat
 
@@ -104,7 +106,7 @@ def mark_chapter(path: Path, force: bool = False) -> int:
     marked = mark(nb, force=force)
     nbformat.write(marked, path)
     jupytext = Path(sys.executable).with_name("jupytext")
-    subprocess.run([str(jupytext), "--sync", str(path)], check=True, capture_output=True, cwd=ROOT)
+    subprocess.run([str(jupytext), "--sync", str(path)], check=True, capture_output=True, cwd=project.root)
     return len(marked.cells)
 
 
@@ -113,55 +115,35 @@ def unmarked(nb) -> list[str]:
     return [c.source[:40] for c in nb.cells if role(c) not in ROLES]
 
 
-def build_slides(out: Path, offline: bool = False, executed: Path | None = None) -> list[Path]:
-    """reveal.js slides of every chapter, from the marks stored in it (nothing re-derived)."""
+def build_slides(project: Project, out: Path | None = None, *, offline: bool = False,
+                 executed: Path | None = None) -> list[Path]:
+    """reveal.js slides of every chapter of ``project`` into ``out`` (default ``build/slides``), from the
+    marks stored in it (nothing re-derived) and the instructor's speaker notes."""
     import nbformat
     from nbconvert import SlidesExporter
     from traitlets.config import Config
 
-    from .export import _TEMPLATE_DIRS, copy_offline_assets, execute
-
-    items = chapters(NOTEBOOKS)
+    out = Path(out) if out is not None else project.build / "slides"
+    executed = Path(executed) if executed is not None else project.executed
     out.mkdir(parents=True, exist_ok=True)
-    executed = executed or out.parent / "executed"
-    settings = copy_offline_assets(out, out.parent / "npm-cache", reveal=True) if offline else {}
+    settings = copy_offline_assets(out, project.npm_cache, reveal=True) if offline else {}
     config = Config()
     config.TagRemovePreprocessor.enabled = True
     config.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
-    exporter = SlidesExporter(config=config, template_name="dpteach_slides", **_TEMPLATE_DIRS,
+    exporter = SlidesExporter(config=config, template_name="dpteach_slides", **TEMPLATE_DIRS,
                               embed_images=True, reveal_scroll=True, reveal_theme="white", **settings)
     pages = []
-    for chapter in items:
+    for chapter in project.chapters():
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
         missing = unmarked(nb)
         if missing:
-            raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.slides "
+            raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.build "
                              f"mark`): {missing[:3]}")
+        nb = instructor_edition(nb, chapter.path.stem, project)
         body, _ = exporter.from_notebook_node(nb, resources={
             "metadata": {"name": f"{chapter.number} · {chapter.title}"}, "dpteach_offline": offline})
         page = out / f"{chapter.path.stem}.slides.html"
         page.write_text(body, encoding="utf-8")
         pages.append(page)
     return pages
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dpteach.slides", description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["mark", "build"])
-    parser.add_argument("--force", action="store_true", help="mark: overwrite the roles already stored")
-    parser.add_argument("--offline", action="store_true", help="build: copy reveal.js and MathJax in")
-    parser.add_argument("--out", type=Path, default=ROOT / "build" / "slides")
-    parser.add_argument("--executed", type=Path, default=ROOT / "build" / "executed")
-    args = parser.parse_args(argv)
-    if args.what == "mark":
-        for chapter in chapters(NOTEBOOKS):
-            print(f"{chapter.path.name}: {mark_chapter(chapter.path, force=args.force)} cells marked")
-        return 0
-    for page in build_slides(args.out, offline=args.offline, executed=args.executed):
-        print(f"{page}  {page.stat().st_size / 1024:,.0f} KiB")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """Sphinx configuration of the reader's book (Sphinx + myst-nb + sphinx-book-theme).
 
-``python -m dpteach.export html`` prepares the sources (the executed chapters, an index)
+``python -m dpteach.build html`` (dpteach/build/book.py) prepares the sources (the executed chapters, an index)
 and runs Sphinx with this folder as its configuration directory. What changes from one
 build to another comes in as ``-D`` overrides of the ``dpteach_*`` values below:
 
@@ -9,7 +9,7 @@ build to another comes in as ``-D`` overrides of the ``dpteach_*`` values below:
 - ``dpteach_assets``: the folder holding those offline assets (added to the static files);
 - ``dpteach_repo`` (``owner/name``), ``dpteach_hub`` (a JupyterHub URL), ``dpteach_branch``:
   the per-page "Open in Binder" / "Open on a JupyterHub" links (left out when not given);
-- ``dpteach_instructor``: the instructor edition (a banner; solutions open).
+- ``dpteach_instructor``: the instructor edition (a banner; the sources come with solutions open and notes in).
 
 Importing this file has no side effects beyond defining names (pytest skips this folder).
 """
@@ -100,7 +100,7 @@ def _configure(app, config) -> None:
         config.html_static_path = [*config.html_static_path, config.dpteach_assets]
     if config.dpteach_instructor:
         config.html_theme_options = {**config.html_theme_options,
-                                     "announcement": "Instructor edition: every solution is shown open."}
+                                     "announcement": "Instructor edition: every solution is shown open, with the speaker notes."}
         config.html_title += " (instructor edition)"
 
 

@@ -1,0 +1,121 @@
+"""The build wing's one entry point, run from the project's root (the folder holding notebooks/).
+
+    python -m dpteach.build execute [--inplace] [NOTEBOOKS...]   # run chapters headless (into build/executed)
+    python -m dpteach.build html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
+    python -m dpteach.build slides [--offline]                   # reveal.js slides in build/slides/
+    python -m dpteach.build mark [--force]                       # slide marks into the chapters
+    python -m dpteach.build course ...                           # homework (dpteach.build.course)
+    python -m dpteach.build grade ...                            # grading (dpteach.build.grading)
+
+Every command reads and writes under ``--root`` (default: the current directory), never beside
+the installed package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from .paths import Project
+
+#: Commands whose parser and work belong to another module of the wing: (module, what it does).
+DELEGATED = {"course": ("course", "homework per chapter: student notebooks and autograders"),
+             "grade": ("grading", "grade submissions with a chapter's autograder")}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m dpteach.build", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=None,
+                        help="the project's root, the folder holding notebooks/ (default: the current directory)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("execute", help="run chapters top to bottom in fresh kernels, widget state stored")
+    run.add_argument("notebooks", nargs="*", type=Path,
+                     help="notebooks to run (default: every chapter in notebooks/)")
+    run.add_argument("--inplace", action="store_true",
+                     help="store the outputs in the notebooks themselves (default: copies in build/executed)")
+    run.add_argument("--out", type=Path, default=None, help="folder of the copies (default build/executed)")
+    run.add_argument("--timeout", type=int, default=600, help="seconds a cell may run (default 600)")
+
+    html = commands.add_parser("html", help="the reader's book (Sphinx) in build/html")
+    html.add_argument("--offline", action="store_true", help="copy MathJax, require.js and the widget renderer in")
+    html.add_argument("--instructor", action="store_true",
+                      help="the instructor edition (solutions open, speaker notes) in build/html-instructor")
+    html.add_argument("--repo", default="", help="owner/name on GitHub: an 'Open in Binder' link on every page")
+    html.add_argument("--hub", default="", help="a JupyterHub URL: an 'Open on a JupyterHub' link (needs --repo)")
+    html.add_argument("--branch", default="main", help="the branch nbgitpuller pulls (default main)")
+    html.add_argument("--out", type=Path, default=None, help="output folder (default build/html)")
+    html.add_argument("--executed", type=Path, default=None, help="executed chapters to reuse (default build/executed)")
+
+    slides = commands.add_parser("slides", help="reveal.js slides per chapter in build/slides")
+    slides.add_argument("--offline", action="store_true", help="copy reveal.js and MathJax in")
+    slides.add_argument("--out", type=Path, default=None, help="output folder (default build/slides)")
+    slides.add_argument("--executed", type=Path, default=None, help="executed chapters to reuse (default build/executed)")
+
+    mark = commands.add_parser("mark", help="write slide marks into the chapters (cells without one)")
+    mark.add_argument("--force", action="store_true", help="overwrite the roles already stored")
+
+    for name, (_, what) in DELEGATED.items():
+        delegated = commands.add_parser(name, help=what, add_help=False)
+        delegated.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+def _delegate(command: str, argv: list[str]) -> int:
+    module, _ = DELEGATED[command]
+    name = f"{__package__ or 'dpteach.build'}.{module}"
+    if importlib.util.find_spec(name) is None:
+        print(f"`{command}` needs {name}, which is missing from this installation", file=sys.stderr)
+        return 2
+    return importlib.import_module(name).main(argv) or 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `course` and `grade` parse their own arguments (everything after the command's name)
+    for i, word in enumerate(argv):
+        if word in DELEGATED:
+            return _delegate(word, argv[:i] + argv[i + 1:])     # --root, if given, goes along
+        if not word.startswith("-") and (i == 0 or argv[i - 1] != "--root"):
+            break
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        project = Project(args.root)
+    except ValueError as error:
+        parser.error(f"{error} (run it from the project's root, or give --root)")
+    if args.command == "execute":
+        from .execute import execute_notebook
+
+        paths = args.notebooks or [c.path for c in project.chapters()]
+        out = args.out or project.executed
+        for path in paths:
+            path = path if path.is_absolute() else project.root / path      # relative to the root
+            execute_notebook(path, path if args.inplace else out / path.name, timeout=args.timeout)
+            print(f"executed {path.name}" + ("" if args.inplace else f" into {out}"))
+        return 0
+    if args.command == "mark":
+        from .slides import mark_chapter
+
+        for chapter in project.chapters():
+            print(f"{chapter.path.name}: {mark_chapter(project, chapter.path, force=args.force)} cells marked")
+        return 0
+    if args.command == "html":
+        from .book import build_html
+
+        pages = build_html(project, args.out, offline=args.offline, instructor=args.instructor,
+                           executed=args.executed, repo=args.repo, hub=args.hub, branch=args.branch)
+    else:
+        from .slides import build_slides
+
+        pages = build_slides(project, args.out, offline=args.offline, executed=args.executed)
+    for page in pages:
+        print(f"{page}  {page.stat().st_size / 1024:,.0f} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

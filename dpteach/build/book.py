@@ -1,0 +1,226 @@
+"""The reader's book: the chapters as a Sphinx site (myst-nb, sphinx-book-theme).
+
+    python -m dpteach.build html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
+
+``make html`` calls it. Each chapter comes executed (``build/executed``, else it is run
+headless first, widget state saved), so every figure, including those inside sliders, is in the
+page as a still image, and every formula is typeset by MathJax. Solutions stay folded in their
+``<details>`` for students; the instructor edition (:func:`instructor_edition`) opens them and
+adds the speaker notes. ``--offline`` copies MathJax, require.js and the widget renderer next to
+the pages (:mod:`dpteach.build.assets`), so the folder works with no network at all.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ..book import Chapter
+from .assets import book_assets
+from .execute import execute
+from .paths import TEMPLATES, Project
+
+BOOK_CONF = TEMPLATES / "book"
+
+#: Text that says an interactive figure needs a kernel: true in JupyterLab, not in an image's description.
+_LIVE_HINT = re.compile(r"\s*\((?:move|drag)[^()]*\)\s*$")
+_FIGURE_REPR = re.compile(r"^<(\w+): (.*)>$", re.S)
+_CONTROLS = ("SliderModel", "ToggleButtonModel", "CheckboxModel", "DropdownModel", "RadioButtonsModel",
+             "ToggleButtonsModel", "IntTextModel", "FloatTextModel", "BoundedIntTextModel", "BoundedFloatTextModel")
+
+
+def _link_pages(source: str) -> str:
+    """Links between chapters point at the book's pages, not at the notebooks."""
+    return re.sub(r"(\d\d_[a-z0-9_]+)\.ipynb", r"\1.html", source)
+
+
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
+
+
+def _figure_alt(output: dict, section: str) -> str:
+    """A short description of an inline figure: the figure's own (``alt`` metadata, from
+    ``alt_text()``), else its title from the ``<FigureClass: title>`` repr, else the section it is in."""
+    alt = output.get("metadata", {}).get("image/png", {}).get("alt")
+    if alt:
+        return str(alt)
+    shown = _FIGURE_REPR.match(_text(output.get("data", {}).get("text/plain")).strip())
+    if shown and shown.group(2).strip():
+        return f"Figure: {shown.group(2).strip()}"
+    return f"Figure in the section “{section}”" if section else "Figure"
+
+
+def _widget_alts(state: dict, model_id: str, description: str, section: str) -> tuple[list[str], dict | None]:
+    """One description per image of a widget view (in the order of the widget tree), and for a
+    precomputed view ``{"labels": slider labels, "alts": one description per frame}``.
+
+    A frame of a precomputed view is described with the slider value it was drawn at (the page
+    shows one frame at a time: its script picks the description by the slider's readout); a
+    live figure with the values its controls had when the chapter was executed."""
+    base = _LIVE_HINT.sub("", description).strip() or (
+        f"Interactive figure in the section “{section}”" if section else "Interactive figure")
+    nodes, images, stacks, controls = [], [], {}, []
+
+    def walk(mid: str, parent: str | None) -> None:
+        model = state.get(mid)
+        if model is None:
+            return
+        name, st = model.get("model_name", ""), model.get("state", {})
+        if name == "ImageModel":
+            images.append((mid, parent))
+        if name == "StackModel":
+            stacks[mid] = [c.removeprefix("IPY_MODEL_") for c in st.get("children", [])]
+        if name.endswith(_CONTROLS) and st.get("description"):
+            if "_options_labels" in st:
+                labels = st["_options_labels"]
+                index = st.get("index", 0)
+                value = labels[index] if isinstance(index, int) and 0 <= index < len(labels) else ""
+            else:
+                value = st.get("value", "")
+                value = f"{value:g}" if isinstance(value, float) else str(value)
+            controls.append((st["description"], value, st.get("_options_labels")))
+        nodes.append(mid)
+        for child in st.get("children", []):
+            if isinstance(child, str):
+                walk(child.removeprefix("IPY_MODEL_"), mid)
+
+    walk(model_id, None)
+    frames = next((labels for _, _, labels in controls if labels), None)
+    chooser = next((desc for desc, _, labels in controls if labels), "")
+    alts, frame_alts = [], None
+    for mid, parent in images:
+        if parent in stacks and frames and len(frames) == len(stacks[parent]):
+            i = stacks[parent].index(mid)
+            alts.append(f"{base}; frame {i + 1} of {len(frames)}, drawn at {chooser} = {frames[i]}")
+            frame_alts = frame_alts or {"labels": list(frames), "alts": []}
+            frame_alts["alts"].append(alts[-1])
+        elif controls:
+            alts.append(f"{base}; drawn at " + ", ".join(f"{d} = {v}" for d, v, _ in controls))
+        else:
+            alts.append(base)
+    return alts, frame_alts
+
+
+def instructor_edition(nb, stem: str, project: Project):
+    """The instructor's copy of a chapter: solutions open and speaker notes merged back in, by
+    ``dpteach.build.editions.instructor_edition`` (the notes live in ``instructor/NN_name.md``)."""
+    if importlib.util.find_spec(f"{__package__}.editions") is None:
+        raise RuntimeError("the instructor edition needs dpteach.build.editions (instructor_edition), "
+                           "which is missing from this installation")
+    import nbformat
+
+    from .editions import instructor_edition as merge
+
+    edition = nbformat.from_dict(merge(nb, stem, project))
+    for number, cell in enumerate(edition.cells):
+        if "id" not in cell:        # a cell the edition added: nbformat ≥ 4.5 wants an id on every cell
+            cell["id"] = f"{stem[:2]}-instructor-{number}"
+    return edition
+
+
+def book_sources(nb):
+    """A chapter made ready for the book: links to pages, and a text alternative for every
+    figure, inline or inside a widget (the solutions and notes are the edition's business)."""
+    nb = copy.deepcopy(nb)
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    section = ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            headings = re.findall(r"(?m)^#{1,3} (.+)$", cell.source)
+            section = headings[-1].strip() if headings else section
+            continue
+        if cell.cell_type != "code":
+            continue
+        alts = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/html" in data:
+                data["text/html"] = _link_pages(_text(data["text/html"]))
+            if "image/png" in data:
+                alts.append(_figure_alt(output, section))
+            view = data.get("application/vnd.jupyter.widget-view+json")
+            if view and view.get("model_id") in state:
+                view["dpteach_alt"], frames = _widget_alts(state, view["model_id"], _text(data.get("text/plain")), section)
+                if frames:
+                    view["dpteach_frames"] = frames
+        if alts:
+            image = cell.metadata.setdefault("mystnb", {}).setdefault("image", {})
+            image["alt"] = "; ".join(dict.fromkeys(alts))
+    return nb
+
+
+def _index(items: list[Chapter], instructor: bool) -> str:
+    # the sidebar shows each title up to its colon ("05 · Accuracy and the census first names")
+    toc = "\n".join(f"{c.number} · {c.title.split(': ')[0]} <{c.path.stem}>" for c in items)
+    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {c.summary}" for c in items)
+    edition = "\n\n*Instructor edition: every solution is shown open, and the speaker notes are in.*" if instructor else ""
+    return f"""# The Laplace mechanism: an interactive workbook
+
+Differential privacy from Dwork & Roth, *The Algorithmic Foundations of Differential Privacy*,
+chapter 3, and what grows from it. These pages were executed when they were built: figures and
+formulas are all here, and the interactive figures show the state they were saved in (precomputed
+views still move). To move every slider and run the code, open a chapter in JupyterLab (the rocket
+menu at the top of each page, or `make lab`); each page can also be downloaded as a notebook.{edition}
+
+```{{toctree}}
+:hidden:
+:maxdepth: 1
+
+{toc}
+```
+
+{rows}
+"""
+
+
+
+def build_html(project: Project, out: Path | None = None, *, offline: bool = False, instructor: bool = False,
+               executed: Path | None = None, repo: str = "", hub: str = "", branch: str = "main",
+               cache: Path | None = None) -> list[Path]:
+    """The reader's book of ``project``: every chapter (executed, widget state saved) as a page of a Sphinx book,
+    in ``out`` (default ``build/html``, or ``build/html-instructor``).
+
+    Chapters come from ``executed`` (default ``build/executed``; the missing ones are run into it
+    first). Returns the index and the chapter pages."""
+    import nbformat
+
+    items = project.chapters()
+    out = Path(out) if out is not None else project.build / ("html-instructor" if instructor else "html")
+    executed = Path(executed) if executed is not None else project.executed
+    work = out.parent / f".{out.name}-sources"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    src = work / "src"
+    src.mkdir(parents=True)
+    downloads = out / "downloads"
+    downloads.mkdir(parents=True)
+    for chapter in items:
+        path = executed / chapter.path.name
+        nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
+        shown = instructor_edition(nb, chapter.path.stem, project) if instructor else nb
+        nbformat.write(book_sources(shown), src / chapter.path.name)
+        nbformat.write(nb, downloads / chapter.path.name)
+        twin = project.twin(chapter.path)
+        if twin is not None:
+            shutil.copyfile(twin, downloads / f"{chapter.path.stem}.md")
+    (src / "index.md").write_text(_index(items, instructor), encoding="utf-8")
+    overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
+                 "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch}
+    if offline:
+        overrides["dpteach_assets"] = str(book_assets(work, cache or project.npm_cache))
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(BOOK_CONF), "-d", str(work / "doctrees"),
+               str(src), str(out)]
+    for key, value in overrides.items():
+        if value != "":
+            command += ["-D", f"{key}={value}"]
+    env = {**os.environ, "PYTHONWARNINGS": "ignore::DeprecationWarning"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=project.root)
+    if done.returncode != 0 or done.stderr.strip():
+        raise RuntimeError(f"the Sphinx build of the book failed or warned:\n{done.stderr[-4000:]}")
+    return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items)]

@@ -1,0 +1,40 @@
+"""The one notebook executor: a chapter run top to bottom in a fresh kernel, its widget state stored.
+
+``make execute`` (in place: the stored outputs students see), ``make build/executed`` (copies for
+the book and the slides) and the book's and the slides' own fallback all run chapters through
+:func:`execute_notebook` (nbclient), so a chapter is executed the same way wherever it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Seconds a cell may run before the execution fails.
+TIMEOUT = 600
+
+
+def execute_notebook(path: Path, out: Path | None = None, timeout: int = TIMEOUT):
+    """Run the notebook at ``path`` top to bottom in a fresh ``python3`` kernel whose working
+    directory is the notebook's folder; store its outputs and widget state (no timing metadata)
+    and write it to ``out`` (a file; ``path`` itself for in place, or None not to write).
+    Returns the executed notebook."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    if timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                            store_widget_state=True, resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    if out is not None:
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, out)
+    return nb
+
+
+def execute(chapter, out_dir: Path, timeout: int = TIMEOUT):
+    """Run a :class:`dpteach.book.Chapter` (cwd = its folder) into ``out_dir``/its file name; return the notebook."""
+    return execute_notebook(chapter.path, Path(out_dir) / chapter.path.name, timeout=timeout)
