@@ -157,11 +157,12 @@ bench: $(VENV)/.test-installed $(SETTINGS)
 
 # A course's own JupyterHub: nbgitpuller clones (then updates) the workbook into each
 # student's home and opens chapter 00. REPO=owner/name means GitHub's https URL; a full clone URL
-# (GitLab, a self-hosted server) is used as given: nbgitpuller hands it to git clone. The hub's image needs environment.yml's packages
-# and `pip install --no-deps -e .` run in the pulled folder (see README).
+# (GitLab, a self-hosted server) is used as given: nbgitpuller hands it to git clone. The hub's
+# image needs environment.yml's packages and `pip install --no-deps -e .` run in the pulled folder
+# (see README).
 BRANCH ?= main
 nbgitpuller-url:
-	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=https://github.com/owner/name [BRANCH=main]"; exit 2; }
+	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=owner/name|https://host/clone/url.git [BRANCH=main]"; exit 2; }
 	@$(PYTHON) dpteach/build/links.py nbgitpuller "$(HUB)" "$(REPO)" --branch "$(BRANCH)"
 
 clean:

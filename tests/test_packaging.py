@@ -164,7 +164,11 @@ def test_make_nbgitpuller_url_points_a_hub_at_chapter_00():
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == (
         "https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A%2F%2Fgithub.com%2Fsomeone%2Fdpteach"
-        "&branch=main&urlpath=lab%2Ftree%2Fdpteach%2Fnotebooks%2F00_start_here.ipynb")
+        "&branch=main&targetpath=dpteach&urlpath=lab%2Ftree%2Fdpteach%2Fnotebooks%2F00_start_here.ipynb")
+    # owner/name means GitHub's clone URL: nbgitpuller hands `repo` to git (tests/test_hub_link.py runs it)
+    short = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu/", "REPO=someone/dpteach"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert short.stdout == out.stdout
     missing = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu"], cwd=ROOT,
                              capture_output=True, text=True)
     assert missing.returncode != 0 and "REPO=" in missing.stdout
