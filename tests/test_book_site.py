@@ -127,18 +127,21 @@ def test_offline_book_asks_nothing_of_the_network(book):
 
 
 def test_solutions_are_folded_for_students_and_open_for_instructors(book, instructor):
-    student = (book / "03_laplace_mechanism.html").read_text()
-    folded = re.findall(r"<div class=\"cell[^\"]*tag_solution[^\"]*\"", student)
-    assert len(folded) >= 2 and all("tag_hide-cell" in c for c in folded)
-    assert "Show the solution" in student
-    teacher = (instructor / "03_laplace_mechanism.html").read_text()
-    shown = re.findall(r"<div class=\"cell[^\"]*tag_solution[^\"]*\"", teacher)
-    assert len(shown) == len(folded) and not any("tag_hide-cell" in c for c in shown)
-    assert "Instructor edition" in teacher
+    """Each solution (a Markdown cell tagged solution) is a <details> holding highlighted Python: folded
+    under "Show the solution" for students, open in the instructor edition."""
+    import nbformat
+    stored = nbformat.read(ROOT / "notebooks" / "03_laplace_mechanism.ipynb", as_version=4)
+    count = sum("solution" in c.metadata.get("tags", []) for c in stored.cells)
+    solution = r"<details( open)?><summary>([^<]*)</summary>\s*<div class=\"highlight-python"
+    student = re.findall(solution, (book / "03_laplace_mechanism.html").read_text())
+    assert len(student) == count >= 2 and set(student) == {("", "Show the solution")}
+    teacher = re.findall(solution, (instructor / "03_laplace_mechanism.html").read_text())
+    assert len(teacher) == count and all(shown == " open" for shown, _ in teacher)
+    assert "Instructor edition" in (instructor / "03_laplace_mechanism.html").read_text()
 
 
 def test_speaker_notes_are_for_the_instructor_edition_only(book, instructor):
-    """Notes cells (slide role `notes`, tagged instructor) never reach the students' book; instructors see them."""
+    """The notes (instructor/NN_name.md) never reach the students' book; the instructor edition has them."""
     for name in PAGES:
         assert "Speaker notes" not in (book / name).read_text(), name
     assert "Speaker notes" in (instructor / "03_laplace_mechanism.html").read_text()

@@ -16,7 +16,7 @@ Importing this file has no side effects beyond defining names (pytest skips this
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from dpteach.build.links import binder_url, nbgitpuller_url  # the links make binder-url / nbgitpuller-url print
 
 project = "dpteach: the Laplace mechanism"
 author = "the dpteach authors"
@@ -65,24 +65,6 @@ mathjax2_config = {
     # MathJax probes fonts with a blank font at url('about:blank'), which a page opened from file:// may not load.
     "HTML-CSS": {"styles": {"@font-face": {"font-family": "MathJax_Blank", "src": "local('MathJax_Blank')"}}},
 }
-
-BINDER = "https://mybinder.org"
-
-
-def binder_url(repo: str, path: str) -> str:
-    """The link ``make binder-url`` prints, for any notebook of the repository (``owner/name``
-    or its GitHub URL)."""
-    name = repo.removeprefix("https://github.com/").rstrip("/").removesuffix(".git")
-    return f"{BINDER}/v2/gh/{name}/HEAD?urlpath=lab/tree/{path}"
-
-
-def nbgitpuller_url(hub: str, repo: str, branch: str, path: str) -> str:
-    """The link ``make nbgitpuller-url`` prints: clone (then update) the workbook, open ``path``."""
-    repo_url = repo if "://" in repo else f"https://github.com/{repo}"
-    folder = repo_url.rstrip("/").split("/")[-1].removesuffix(".git")
-    query = urlencode({"repo": repo_url, "branch": branch, "urlpath": f"lab/tree/{folder}/{path}"})
-    return f"{hub.rstrip('/')}/hub/user-redirect/git-pull?{query}"
-
 
 def _configure(app, config) -> None:
     if config.dpteach_offline:
@@ -136,18 +118,10 @@ def _buttons(app, pagename, templatename, context, doctree) -> None:
                        "buttons": downloads, "label": "download-buttons"})
 
 
-def _named_by_content(app, pagename, templatename, context, doctree) -> None:
-    """A folded cell's toggle is named by what it shows ("Show the solution"), not by a fixed
-    aria-label that differs from its visible text (axe: label-content-name-mismatch)."""
-    if "body" in context:
-        context["body"] = context["body"].replace('<summary aria-label="Toggle hidden content">', "<summary>")
-
-
 def setup(app):
     for name, default in [("dpteach_offline", False), ("dpteach_assets", ""), ("dpteach_repo", ""),
                           ("dpteach_hub", ""), ("dpteach_branch", "main"), ("dpteach_instructor", False)]:
         app.add_config_value(name, default, "html", types=[type(default)])
     app.connect("config-inited", _configure)
     app.connect("html-page-context", _buttons, priority=502)
-    app.connect("html-page-context", _named_by_content)
     return {"parallel_read_safe": True}
