@@ -1,0 +1,155 @@
+"""The package's imports, read from its source (ast): no module imports itself back through others,
+and the build wing stays out of ``import dpteach``.
+
+Every import counts, at the top of a module and inside a function: an import inside a function
+hides a circle from the interpreter until the function runs, it does not remove it.
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "dpteach"
+
+
+def modules(package: Path = PACKAGE) -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name, for its __init__.py).
+    Folders without __init__.py (templates, data) are not modules."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        if not all((package.parent.joinpath(*parts[:i]) / "__init__.py").is_file() for i in range(1, len(parts))):
+            continue
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package's modules that module ``name`` imports, anywhere in it.
+
+    ``from .x import y`` imports x, and also y when y is a module; ``from . import y`` imports y when
+    it is a module, else the package itself (a name its __init__ defines)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                origin = ".".join(base + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            targets = [origin] if node.module else []
+            for alias in node.names:
+                child = f"{origin}.{alias.name}"
+                targets.append(child if child in known else origin)
+        else:
+            continue
+        for target in targets:
+            # `import a.b.c` runs a, a.b and a.b.c; the deepest module of the package stands for them
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    known = modules(package)
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One path around each strongly connected group of modules (Tarjan), e.g. ['a', 'b', 'a']."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_path_around(graph, set(group)) for group in groups]
+
+
+def _path_around(graph: dict[str, set[str]], group: set[str]) -> list[str]:
+    """A shortest way from the group's first module back to itself, inside the group (for the message)."""
+    start = min(group)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        nxt_frontier = []
+        for node in frontier:
+            for nxt in sorted(graph[node] & group):
+                if nxt == start:
+                    return [*paths[node], start]
+                if nxt not in paths:
+                    paths[nxt] = [*paths[node], nxt]
+                    nxt_frontier.append(nxt)
+        frontier = nxt_frontier
+    return sorted(group)
+
+
+def test_the_package_has_no_import_circle():
+    found = circles(import_graph())
+    assert not found, "import circles: " + "; ".join(" → ".join(c) for c in found)
+
+
+def test_the_graph_sees_every_kind_of_import(tmp_path):
+    """The finder itself, on a made-up package: absolute, relative, from-package and function-level imports."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from . import a\n")
+    (pkg / "a.py").write_text("import numpy\nfrom .sub import b\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "b.py").write_text("def later():\n    from ..a import thing\n")
+    (pkg / "sub" / "c.py").write_text("import pkg.sub.b\nfrom pkg import VERSION\n")
+    (pkg / "templates").mkdir()
+    (pkg / "templates" / "conf.py").write_text("import pkg.a\n")
+    graph = import_graph(pkg)
+    assert graph == {"pkg": {"pkg.a"}, "pkg.a": {"pkg.sub", "pkg.sub.b"}, "pkg.sub": set(),
+                     "pkg.sub.b": {"pkg.a"}, "pkg.sub.c": {"pkg.sub.b", "pkg"}}
+    assert circles(graph) == [["pkg.a", "pkg.sub.b", "pkg.a"]]
+    assert circles({"x": {"y"}, "y": set()}) == []
+
+
+def test_the_build_wing_is_imported_by_no_maths_module():
+    """The wing uses the package (the table of contents, the exercises); nothing outside it uses the wing,
+    and inside it the book never uses the slides (the old export ↔ slides circle)."""
+    graph = import_graph()
+    assert {"dpteach.build.book", "dpteach.build.slides", "dpteach.build.execute"} <= set(graph)
+    outside = {m: sorted(t for t in targets if t.startswith("dpteach.build"))
+               for m, targets in graph.items() if not m.startswith("dpteach.build")}
+    assert not {m: t for m, t in outside.items() if t}
+    assert "dpteach.build.slides" not in graph["dpteach.build.book"]
+
+
+def test_import_dpteach_leaves_the_build_wing_out():
+    """`import dpteach` is the maths, figures and widgets: no build tool (matplotlib: test_packaging)."""
+    code = "import sys, dpteach; print(sorted(m for m in sys.modules if m.startswith('dpteach.build')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert loaded.stdout.strip() == "[]"
