@@ -169,6 +169,39 @@ from .sensitivity import (
 )
 from .source import show_source
 from .threshold import above_threshold, above_threshold_accuracy, above_threshold_probabilities, sparse_vector
+# chapter 11: what ε promises, and what it does not
+from .exact_composition import (
+    CompositionTotals,
+    exact_laplace_epsilon,
+    gaussian_zcdp_rho,
+    laplace_composition,
+    releases_within,
+    zcdp_to_dp,
+)
+from .hypothesis import (
+    EmpiricalTradeoff,
+    TradeoffSampler,
+    best_success,
+    dp_tradeoff_limit,
+    laplace_threshold_test,
+    laplace_tradeoff,
+    protection_epsilon,
+)
+from .reconstruction import (
+    ReconstructionResult,
+    ReconstructionSweep,
+    least_squares_decoder,
+    reconstruct,
+    reconstruction_attack,
+    subset_queries,
+)
+from .sparse_variants import (
+    Counterexample,
+    above_threshold_runs,
+    audit_variant,
+    counterexample,
+    first_above,
+)
 
 __version__ = "0.1.0"
 
@@ -305,6 +338,30 @@ __all__ = [
     "synthetic_purchases",
     "AttackSimulation", "dp_success_limit", "laplace_attack_success", "laplace_posterior", "posterior_bounds",
     "simulate_laplace_attack",
+    "CompositionTotals",
+    "exact_laplace_epsilon",
+    "gaussian_zcdp_rho",
+    "laplace_composition",
+    "releases_within",
+    "zcdp_to_dp",
+    "EmpiricalTradeoff",
+    "TradeoffSampler",
+    "best_success",
+    "dp_tradeoff_limit",
+    "laplace_threshold_test",
+    "laplace_tradeoff",
+    "protection_epsilon",
+    "ReconstructionResult",
+    "ReconstructionSweep",
+    "least_squares_decoder",
+    "reconstruct",
+    "reconstruction_attack",
+    "subset_queries",
+    "Counterexample",
+    "above_threshold_runs",
+    "audit_variant",
+    "counterexample",
+    "first_above",
     "widgets",
 ]
 
