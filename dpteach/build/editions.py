@@ -147,9 +147,11 @@ def exercises(nb, chapter: str = "chapter") -> list[Exercise]:
 
 # -- speaker notes --------------------------------------------------------------------------------
 
-def notes_path(root: Path | str | None, stem: str) -> Path:
-    root = Path(getattr(root, "root", root) or Path.cwd())
-    return root / "instructor" / f"{stem}.md"
+def notes_path(root, stem: str) -> Path:
+    """``root/instructor/<stem>.md``; ``root`` is a folder (default: the current one) or a project with a ``.root``."""
+    if root is not None and not isinstance(root, (str, Path)):
+        root = root.root
+    return Path(root or Path.cwd()) / "instructor" / f"{stem}.md"
 
 
 def read_notes(path: Path) -> dict[str, list[str]]:
