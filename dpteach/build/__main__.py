@@ -8,7 +8,8 @@
     python -m dpteach.build grade ...                            # grading (dpteach.build.grading)
 
 Every command reads and writes under ``--root`` (default: the current directory), never beside
-the installed package.
+the installed package; paths given to it are relative to that root. ``course`` and ``grade`` take
+their own options, after their name.
 """
 
 from __future__ import annotations
@@ -75,25 +76,30 @@ def _delegate(command: str, argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    # `course` and `grade` parse their own arguments (everything after the command's name)
+    parser = _parser()
+    # `course` and `grade` parse their own options: everything after the command's name
     for i, word in enumerate(argv):
         if word in DELEGATED:
-            return _delegate(word, argv[:i] + argv[i + 1:])     # --root, if given, goes along
+            if i:
+                parser.error(f"`{word}` takes its own options, after its name (python -m dpteach.build {word} --help)")
+            return _delegate(word, argv[1:])
         if not word.startswith("-") and (i == 0 or argv[i - 1] != "--root"):
             break
-    parser = _parser()
     args = parser.parse_args(argv)
     try:
         project = Project(args.root)
     except ValueError as error:
         parser.error(f"{error} (run it from the project's root, or give --root)")
+    for option in ("out", "executed"):          # folders given relative to the root, like everything else
+        if getattr(args, option, None) is not None:
+            setattr(args, option, project.root / getattr(args, option))
     if args.command == "execute":
         from .execute import execute_notebook
 
         paths = args.notebooks or [c.path for c in project.chapters()]
         out = args.out or project.executed
         for path in paths:
-            path = path if path.is_absolute() else project.root / path      # relative to the root
+            path = project.root / path      # relative to the root (an absolute path stays as it is)
             execute_notebook(path, path if args.inplace else out / path.name, timeout=args.timeout)
             print(f"executed {path.name}" + ("" if args.inplace else f" into {out}"))
         return 0
