@@ -25,6 +25,10 @@ from .local import LocalCentralFigure, LocationDensityFigure
 from .noise import AuditFigure, DiscreteLaplaceFigure, FloatGapsFigure
 from .selection import AboveThresholdFigure, ExponentialMechanismFigure, NoisyMaxFigure
 from .sensitivity import ChangeBySizeFigure, NeighbourChangesFigure
+from .exact_composition import ExactCompositionFigure
+from .hypothesis import TradeoffFigure
+from .reconstruction import ReconstructionFigure
+from .sparse_variants import VariantAuditFigure
 
 __all__ = [
     "PALETTE",
@@ -66,4 +70,8 @@ __all__ = [
     "NoisyMaxFigure",
     "NeighbourChangesFigure",
     "ChangeBySizeFigure",
+    "ExactCompositionFigure",
+    "TradeoffFigure",
+    "ReconstructionFigure",
+    "VariantAuditFigure",
 ]

@@ -56,6 +56,10 @@ from .sensitivity import (
     counting_queries_sensitivity,
 )
 
+from .exact_composition import composition_compared
+from .hypothesis import tradeoff_region
+from .reconstruction import reconstruction_attack
+
 __all__ = [
     "Interactive",
     "delta_slider",
@@ -91,4 +95,7 @@ __all__ = [
     "noisy_max",
     "clipped_sum_sensitivity",
     "counting_queries_sensitivity",
+    "composition_compared",
+    "tradeoff_region",
+    "reconstruction_attack",
 ]
