@@ -44,7 +44,7 @@ def test_dpsgd_noise_scale_contract():
 
 @pytest.mark.parametrize("wrong, says", [
     (0.5 / 2.0, "whole ε on one step"),
-    (10 / 2.0, "clip C is missing"),
+    (10 / 2.0, "replace-one"),
     (0.5 / (2.0 * 10), "divides by T"),
     (0.5 * math.sqrt(10) / 2.0, "√T"),
     (0.5 * 10 * 2.0, "multiplies by ε"),

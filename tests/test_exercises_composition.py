@@ -57,7 +57,7 @@ def test_split_variance_contract():
     (2 * 2 * 2.0**2, "sum of the two"),           # the variance of the sum
     (2 * 1.0**2, "full ε"),                       # one answer at ε; also std of the average, or b² for 2b²
     (math.sqrt(2 * 2.0**2 / 2), "standard deviation"),
-    (2 * 1.0**2 / 2, "Δf/(2ε)"),
+    (2 * 1.0**2 / 2, "scale Δf/ε for each answer"),
 ])
 def test_split_variance_names_each_mistake(wrong, says):
     verdict = ex.check_split_variance(wrong)

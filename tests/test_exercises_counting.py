@@ -27,7 +27,7 @@ MISTAKES = [
     (exercises.check_count_relative_error, 10 / 5_000, 5_000 / 10, "divided the count"),
     (exercises.check_derived_count_std, math.sqrt(8), 8, "variance of the sum"),
     (exercises.check_derived_count_std, math.sqrt(8), 2, "2b², not b²"),
-    (exercises.check_derived_count_std, math.sqrt(8), 4 * math.sqrt(2), "added the four standard deviations"),
+    (exercises.check_derived_count_std, math.sqrt(8), 4 * math.sqrt(2), "standard deviations. Independent"),
     (exercises.check_derived_count_std, math.sqrt(8), math.sqrt(2), "one cell's"),
     (exercises.check_derived_count_std, math.sqrt(8), 4, "scales b"),
     (exercises.check_derived_count_std, math.sqrt(8), 9 * math.sqrt(2), "asked directly"),

@@ -35,8 +35,8 @@ def test_laplace_delta_contract():
 
 @pytest.mark.parametrize("wrong, says", [
     (0.0, "δ = 0 holds"),                                  # δ forgotten
-    (math.exp(-0.125), "the ratio, not the gap"),
-    (1 - math.exp(-0.25), "/2 is missing"),
+    (math.exp(-0.125), "ratio e^(…)"),
+    (1 - math.exp(-0.25), "/2 in the exponent is missing"),
     (1 - math.exp(0.25 - 2), "uses b where"),
 ])
 def test_laplace_delta_names_each_mistake(wrong, says):

@@ -36,7 +36,7 @@ def test_audit_epsilon_contract():
     (math.log(0.30 / 0.09), "δ is forgotten"),
     (math.log(0.31 / 0.09), "δ is added"),
     (math.log(0.30 / 0.10), "added to U_y"),
-    (0.29 / 0.09, "natural logarithm"),
+    (0.29 / 0.09, "ratio bound e^ε"),
     (math.log10(0.29 / 0.09), "log10"),
     (math.log(0.09 / 0.29), "upside down"),
 ])

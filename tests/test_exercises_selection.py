@@ -23,7 +23,7 @@ def test_noisy_max_upset_contract():
 
 
 @pytest.mark.parametrize("wrong, says", [
-    (1 - UPSET, "larger count wins"),
+    (1 - UPSET, "SMALLER count"),
     (0.25 * math.exp(-4) * 6, "b = ε"),
     (0.5 * math.exp(-1), "only one count's noise"),
     (0.5 * math.exp(-0.5), "Lap(2b)"),

@@ -5,10 +5,26 @@ coloured box in a notebook and as one line of text elsewhere. The expected answe
 computed with dpteach itself (by enumeration or by formula), never typed in. Each topic's
 checkers live in the module of that topic (``dpteach/exercises/T.py``); the shared machinery
 (Feedback, numeric answers with known mistakes, multiple choice, functions the student
-writes) is in ``_base``.
+writes) is in ``_base``, with the registry :data:`EXERCISES` of every exercise: its prompt, its
+precision (significant figures), and the parameter values a homework may use instead of the
+chapter's.
 """
 
-from ._base import Case, Feedback, Mistake, as_number, check_choice, check_function, compare
+from ._base import (
+    EXERCISES,
+    Case,
+    ExerciseSpec,
+    Feedback,
+    Mistake,
+    as_number,
+    check_choice,
+    check_function,
+    compare,
+    exercise,
+    run_in_process,
+    to_plain,
+    tolerance,
+)
 from .accuracy import (
     check_accuracy_bound,
     check_accuracy_bound_function,
@@ -64,6 +80,12 @@ from .sensitivity import (
 )
 
 __all__ = [
+    "EXERCISES",
+    "ExerciseSpec",
+    "exercise",
+    "run_in_process",
+    "to_plain",
+    "tolerance",
     "Case",
     "Feedback",
     "Mistake",

@@ -13,9 +13,12 @@ instead of only saying "incorrect". A wrong message never prints the expected va
 from __future__ import annotations
 
 import html
+import inspect
+import itertools
 import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,40 +71,102 @@ def as_number(answer) -> float | None | Feedback:
     return value
 
 
-def compare(answer, expected: float, why: str, hint: str, rel: float = 1e-6, abs_tol: float = 1e-9,
-            mistakes: Iterable[Mistake] = ()) -> Feedback:
-    """✅ with ``why`` if ``answer`` is ``expected`` (to ``rel``); else ❌ naming the mistake it matches.
+def tolerance(expected: float, figures: int) -> float:
+    """Half a unit in the ``figures``-th significant figure of ``expected``, plus float slack.
 
-    A wrong answer is looked up among ``mistakes`` (to the same tolerance, or 1e-3 relative if
-    looser); if none matches, the generic ``hint`` is given. A mistake whose value equals the
-    expected one is ignored (it would never be reached).
+    An answer is right to n significant figures iff |answer − expected| ≤ tolerance(expected, n):
+    ½·10^(floor(log10|expected|) − n + 1), so 23 is right to 3 figures for 23.03 (½·10^(1 − 3 + 1)
+    = 0.05). The slack, 10⁻¹² relative, absorbs floating-point rounding of the expected value.
     """
+    size = abs(float(expected))
+    if size == 0:
+        return 1e-12
+    exponent = math.floor(math.log10(size))
+    if 10.0 ** (exponent + 1) <= size:     # log10 rounded down across a power of ten
+        exponent += 1
+    elif 10.0 ** exponent > size:
+        exponent -= 1
+    return 0.5 * 10.0 ** (exponent - figures + 1) + 1e-12 * size
+
+
+def _agrees(value: float, expected: float, figures: int | None) -> bool:
+    if figures is None:
+        return math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12)
+    return abs(value - expected) <= tolerance(expected, figures)
+
+
+#: Recorders of the comparisons made while they are active (see :func:`recording`).
+_RECORDERS: list[list[dict]] = []
+
+
+@contextmanager
+def recording():
+    """Collect what every :func:`compare` called inside the block was given.
+
+    Yields a list that receives, per call, ``{"expected": …, "figures": …, "mistakes": [...]}``.
+    :class:`ExerciseSpec` uses it to read an exercise's expected value and known mistakes at any
+    parameters without repeating the checker's arithmetic.
+    """
+    calls: list[dict] = []
+    _RECORDERS.append(calls)
+    try:
+        yield calls
+    finally:
+        _RECORDERS.remove(calls)
+
+
+def compare(answer, expected: float, why: str, hint: str, figures: int | None = None,
+            mistakes: Iterable[Mistake] = ()) -> Feedback:
+    """✅ with ``why`` if ``answer`` agrees with ``expected`` to ``figures`` significant figures.
+
+    The precision rule (one for every exercise): with ``figures = n`` an answer is right iff
+    |answer − expected| ≤ ½·10^(floor(log10|expected|) − n + 1) (see :func:`tolerance`). An answer
+    right to n − 1 figures but not n is told so ("close … give more digits") and never gets a
+    mistake's diagnosis. ``figures = None`` asks for an exact answer (a whole number, a count):
+    equal up to floating-point rounding. A wrong answer is looked up among ``mistakes`` (each
+    matched at the n-figure tolerance of its own value); mistakes within the (n − 1)-figure
+    tolerance of the expected value are dropped, since they would collide with "close". Else the
+    generic ``hint``. Neither message shows the expected value.
+    """
+    mistakes = list(mistakes)
+    expected = float(expected)
+    for calls in _RECORDERS:
+        calls.append({"expected": expected, "figures": figures, "mistakes": mistakes})
     value = as_number(answer)
     if value is None:
         return Feedback(None, PLACEHOLDER)
     if isinstance(value, Feedback):
         return value
-    if math.isclose(value, expected, rel_tol=rel, abs_tol=abs_tol):
+    if _agrees(value, expected, figures):
         return Feedback(True, why)
-    named = matching_mistake(value, expected, mistakes, rel=max(rel, 1e-3), abs_tol=abs_tol, right_rel=rel)
+    if figures is not None and _agrees(value, expected, figures - 1):
+        return Feedback(False, f"close: right to {figures - 1} significant figures but not to {figures} — "
+                               "give more digits.")
+    named = matching_mistake(value, expected, mistakes, figures)
     if named is not None:
         return Feedback(False, f"{value:g} is not it: {named}")
     return Feedback(False, f"{value:g} is not it. {hint}")
 
 
-def matching_mistake(value: float, expected: float, mistakes: Iterable[Mistake], rel: float = 1e-9,
-                     abs_tol: float = 1e-12, right_rel: float = 1e-9) -> str | None:
-    """The message of the first known mistake that produces ``value`` (to ``rel``), or None.
+def live_mistakes(expected: float, mistakes: Iterable[Mistake], figures: int | None) -> list[Mistake]:
+    """The mistakes that can be diagnosed: those not within the (n − 1)-figure tolerance of ``expected``
+    (or, for exact answers, not equal to it). A mistake that gives the right answer on this case is
+    no mistake here."""
+    near = figures - 1 if figures is not None else None
+    return [m for m in mistakes if not _agrees(float(m.value), expected, near)]
 
-    A mistake whose value equals the expected one (to ``right_rel``) on this case is skipped:
-    the student who gives it is right here, whatever they did.
-    """
-    for mistake in mistakes:
-        if math.isclose(mistake.value, expected, rel_tol=right_rel, abs_tol=abs_tol):
-            continue
-        if math.isclose(value, mistake.value, rel_tol=rel, abs_tol=abs_tol):
-            return mistake.message
-    return None
+
+def matching_mistake(value: float, expected: float, mistakes: Iterable[Mistake], figures: int | None = None) -> str | None:
+    """The message of the live known mistakes (see :func:`live_mistakes`) whose value ``value`` agrees
+    with to ``figures`` significant figures (exactly when None), or None. When two mistakes give the
+    same number here, both are named ("… Or: …")."""
+    named: list[str] = []
+    for mistake in live_mistakes(expected, mistakes, figures):
+        if _agrees(value, float(mistake.value), figures) and mistake.message not in named:
+            named.append(mistake.message)
+    if not named:
+        return None
+    return " Or: ".join(named)
 
 
 def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str = "") -> Feedback:
@@ -139,23 +204,37 @@ class _ForbiddenCall(Exception):
     """Raised inside a check when the student's function calls the dpteach function it should write."""
 
 
-def check_function(function, cases: Sequence[Case], task: str, success: str,
-                   same: Callable[[Any, Any], bool] | None = None,
-                   forbidden: Sequence[str] = (), describe: Callable[[Case, Any], str] | None = None) -> Feedback:
-    """Run the student's ``function`` on hidden ``cases``; say which case fails, and how.
+def to_plain(value):
+    """``value`` as plain data: None, bool, int, float, str, numeric/bool numpy arrays, and lists,
+    tuples and dicts of these (numpy scalars become Python numbers). What a runner returns, and
+    what a grading process may send back from a student's function. Raises TypeError otherwise."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "biuf":
+            raise TypeError(f"an array of dtype {value.dtype} is not a numeric array")
+        return np.array(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_plain(item) for item in value)
+    if isinstance(value, dict):
+        return {str(key): to_plain(item) for key, item in value.items()}
+    if isinstance(value, numbers.Real):
+        return float(value)
+    raise TypeError(f"a {type(value).__name__} is not a number or an array")
 
-    ``same(got, expected)`` decides a case (default: numbers equal to 1e-9 relative, arrays
-    elementwise). ``forbidden`` names dpteach functions the student must not call (the ones
-    the exercise asks them to write): while the cases run, ``dpteach.<name>`` raises, and the
-    feedback says so. ``describe(case, got)`` may explain a failure further.
+
+def run_in_process(function, cases: Sequence[Case], runner: Callable | None = None,
+                   forbidden: Sequence[str] = ()):
+    """Yield ``(status, value)`` per case, running ``function`` here, as a grading process would there.
+
+    ``("ok", plain data)`` | ``("error", "TypeError: msg")`` | ``("forbidden", name)``. While the cases
+    run, each ``dpteach.<name>`` in ``forbidden`` raises instead of computing. The caller may stop
+    early; the dpteach names are restored when the generator ends or is closed.
     """
-    if function is None or function is Ellipsis:
-        return Feedback(None, f"Not answered yet: write {task} and run the cell again.")
-    if not callable(function):
-        return Feedback(False, f"the answer should be a function (def ...), got {function!r}.")
-    same = same or _same
     import dpteach
-    saved = {name: getattr(dpteach, name) for name in forbidden}
+    saved = {name: getattr(dpteach, name) for name in forbidden if hasattr(dpteach, name)}
 
     def refuse(name):
         def call(*args, **kwargs):
@@ -163,28 +242,91 @@ def check_function(function, cases: Sequence[Case], task: str, success: str,
         return call
 
     try:
-        for name in forbidden:
+        for name in saved:
             setattr(dpteach, name, refuse(name))
-        for number, case in enumerate(cases, 1):
+        for case in cases:
             try:
-                got = function(*case.args, **(case.kwargs or {}))
+                if runner is None:
+                    got = function(*case.args, **(case.kwargs or {}))
+                else:
+                    got = runner(function, *case.args, **(case.kwargs or {}))
+                outcome = ("ok", to_plain(got))
             except _ForbiddenCall as called:
-                return Feedback(False, f"your function calls dp.{called}, which is what this exercise asks you to "
-                                       "write yourself: use numpy and the formula.")
+                outcome = ("forbidden", str(called))
             except Exception as error:   # the student's code: any error is feedback, never a traceback
-                return Feedback(False, f"case {number} of {len(cases)} ({case.label}) raised "
-                                       f"{type(error).__name__}: {error}")
-            try:
-                ok = same(got, case.expected)
-            except Exception:
-                ok = False
-            if not ok:
-                extra = describe(case, got) if describe else ""
-                return Feedback(False, f"case {number} of {len(cases)} ({case.label}) gave {_short(got)}, which is "
-                                       f"not right.{' ' + extra if extra else ''}")
+                outcome = ("error", f"{type(error).__name__}: {error}")
+            yield outcome
     finally:
         for name, value in saved.items():
             setattr(dpteach, name, value)
+
+
+def check_function(function, cases: Sequence[Case], task: str, success: str,
+                   same: Callable[[Any, Any], bool] | None = None,
+                   forbidden: Sequence[str] = (), describe: Callable[[Case, Any], str] | None = None,
+                   runner: Callable | None = None) -> Feedback:
+    """Run the student's ``function`` on hidden ``cases``; say which case fails, and how.
+
+    ``runner`` (None, or a module-level function ``runner(function, *args, **kwargs)`` returning plain
+    data, see :func:`to_plain`) runs one case; without it the case is the call ``function(*args,
+    **kwargs)``. ``same(got, expected)`` decides a case on what the runner (or the call) returned
+    (default: numbers equal to 1e-9 relative, arrays elementwise), and ``describe(case, got)`` may
+    explain a failure further. ``forbidden`` names dpteach functions the student must not call (the
+    ones the exercise asks them to write): in this process ``dpteach.<name>`` raises while the cases
+    run, and the feedback says so.
+
+    A ``function`` with a ``run_cases`` attribute (a student's function held in a sandboxed grading
+    process) is not called here: ``function.run_cases(cases, runner, forbidden)`` returns, in the
+    order of ``cases`` (and may stop early), one ``(status, value)`` per case run: ``("ok", plain
+    data)``, ``("error", "TypeError: msg")``, ``("forbidden", name)``, ``("timeout", "")`` or
+    ``("memory", "")``; they are judged exactly as outcomes in this process are.
+    """
+    if function is None or function is Ellipsis:
+        return Feedback(None, f"Not answered yet: write {task} and run the cell again.")
+    sandboxed = hasattr(function, "run_cases")
+    if not sandboxed and not callable(function):
+        return Feedback(False, f"the answer should be a function (def ...), got {function!r}.")
+    same = same or _same
+    if sandboxed:
+        outcomes = iter(function.run_cases(cases, runner, tuple(forbidden)))
+    else:
+        outcomes = run_in_process(function, cases, runner, tuple(forbidden))
+    judged = 0
+    try:
+        for number, (case, (status, got)) in enumerate(zip(cases, outcomes), 1):
+            judged = number
+            where = f"case {number} of {len(cases)} ({case.label})"
+            if status == "forbidden":
+                return Feedback(False, f"your function calls dp.{got}, which is what this exercise asks you to "
+                                       "write yourself: use numpy and the formula.")
+            if status == "error":
+                return Feedback(False, f"{where} raised {got}")
+            if status == "timeout":
+                return Feedback(False, f"{where} took longer than the time limit: look for a loop that never ends "
+                                       "or far more work than the case needs.")
+            if status == "memory":
+                return Feedback(False, f"{where} used more memory than the limit: look for an array far larger "
+                                       "than the case needs.")
+            if status != "ok":
+                return Feedback(False, f"{where} could not be run ({status}).")
+            try:
+                ok = bool(same(got, case.expected))
+            except Exception:
+                ok = False
+            if not ok:
+                try:
+                    extra = describe(case, got) if describe else ""
+                except Exception:
+                    extra = ""
+                if isinstance(got, dict):
+                    return Feedback(False, f"{where}: {extra or 'not right.'}")
+                return Feedback(False, f"{where} gave {_short(got)}, which is not right.{' ' + extra if extra else ''}")
+    finally:
+        close = getattr(outcomes, "close", None)
+        if close is not None:
+            close()
+    if judged < len(cases):
+        return Feedback(False, f"only {judged} of the {len(cases)} hidden cases could be run.")
     return Feedback(True, f"all {len(cases)} hidden cases pass. {success}")
 
 
@@ -215,12 +357,13 @@ def strict_check(checker: Callable[..., Feedback], *args, **kwargs) -> Feedback:
     if inner is None:
         return checker(*args, **kwargs)
 
-    def scanning(function, cases, task, success, same=None, forbidden=(), describe=None):
+    def scanning(function, cases, task, success, same=None, forbidden=(), describe=None, runner=None):
         reached = _reaches_forbidden(function, forbidden) if callable(function) else None
         if reached:
             return Feedback(False, f"your function calls dp.{reached}, which is what this exercise asks you to "
                                    "write yourself: use numpy and the formula.")
-        return inner(function, cases, task, success, same=same, forbidden=forbidden, describe=describe)
+        return inner(function, cases, task, success, same=same, forbidden=forbidden, describe=describe,
+                     runner=runner)
 
     namespace["check_function"] = scanning
     try:
@@ -279,3 +422,105 @@ def _has_contents(cell) -> bool:
     except ValueError:   # an empty cell: a name the function closes over, not assigned yet
         return False
     return True
+
+
+# -- the registry of exercises ------------------------------------------------------------------------
+
+KINDS = ("value", "choice", "function")
+
+
+@dataclass(frozen=True)
+class ExerciseSpec:
+    """One exercise as a chapter shows it and a homework varies it.
+
+    ``prompt`` is the text after the chapter's bold label "**Exercise N (title).**", a
+    ``str.format`` template over the checker's keyword parameters; ``defaults`` are those
+    parameters' defaults (the chapter's worked numbers); ``homework`` maps a parameter to
+    alternative values (none equal to the default), every combination of which is a well-posed
+    exercise with another answer; ``figures`` is the number of significant figures a numeric
+    answer must have (None: an exact answer, a whole number).
+    """
+
+    name: str
+    checker: Callable[..., Feedback]
+    kind: str
+    prompt: str
+    defaults: Mapping[str, Any]
+    homework: Mapping[str, tuple]
+    figures: int | None
+    title: str | None
+
+    def render(self, **params) -> str:
+        """The prompt at ``params`` (the defaults fill in the rest)."""
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            raise ValueError(f"params must be among {sorted(self.defaults)} for {self.name} (got {unknown})")
+        return self.prompt.format(**{**self.defaults, **params})
+
+    def variants(self) -> list[dict[str, Any]]:
+        """Every homework combination: one value of each parameter in ``homework``."""
+        names = list(self.homework)
+        return [dict(zip(names, values)) for values in itertools.product(*(self.homework[n] for n in names))]
+
+    def _recorded(self, params: Mapping[str, Any]) -> dict:
+        if self.kind != "value":
+            raise ValueError(f"only a numeric exercise has an expected value; {self.name} is a {self.kind} exercise")
+        with recording() as calls:
+            self.checker(None, **params)
+        return calls[-1]
+
+    def expected(self, **params) -> float:
+        """The right answer at ``params`` (numeric exercises), computed by the checker itself."""
+        return self._recorded(params)["expected"]
+
+    def mistakes(self, **params) -> list[Mistake]:
+        """The known mistakes the checker diagnoses at ``params`` (those it can tell from the answer)."""
+        recorded = self._recorded(params)
+        return live_mistakes(recorded["expected"], recorded["mistakes"], recorded["figures"])
+
+
+#: Every exercise of the workbook, keyed by its checker's name.
+EXERCISES: dict[str, ExerciseSpec] = {}
+
+
+def exercise(prompt: str, homework: Mapping[str, Sequence] | None = None, figures: int | None = None,
+             title: str | None = None, kind: str = "value") -> Callable:
+    """Register a checker as an exercise (see :class:`ExerciseSpec`); returns the checker unchanged.
+
+    A numeric prompt ends with its precision sentence: "Give n significant figures." when
+    ``figures = n``, "Give a whole number." when the answer is exact (``figures = None``).
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS} (got {kind!r})")
+    if figures is not None and (isinstance(figures, bool) or not isinstance(figures, int) or not 2 <= figures <= 6):
+        raise ValueError(f"figures must be None or a whole number in [2, 6] (got {figures!r})")
+
+    def register(checker: Callable[..., Feedback]) -> Callable[..., Feedback]:
+        parameters = inspect.signature(checker).parameters
+        defaults = {name: p.default for name, p in parameters.items() if p.default is not inspect.Parameter.empty}
+        alternatives = {name: tuple(values) for name, values in (homework or {}).items()}
+        for name, values in alternatives.items():
+            if name not in defaults:
+                raise ValueError(f"homework parameter {name!r} of {checker.__name__} must be one of its keyword "
+                                 f"parameters {sorted(defaults)}")
+            if not values or any(_equal(value, defaults[name]) for value in values):
+                raise ValueError(f"homework values of {name!r} in {checker.__name__} must be non-empty and differ "
+                                 f"from the default {defaults[name]!r} (got {values!r})")
+        if kind == "value":
+            sentence = "Give a whole number." if figures is None else f"Give {figures} significant figures."
+            if not prompt.rstrip().endswith(sentence):
+                raise ValueError(f"the prompt of {checker.__name__} must end with {sentence!r}")
+        spec = ExerciseSpec(name=checker.__name__, checker=checker, kind=kind, prompt=prompt,
+                            defaults=defaults, homework=alternatives, figures=figures, title=title)
+        spec.render()       # the template fills from the defaults
+        EXERCISES[spec.name] = spec
+        return checker
+
+    return register
+
+
+def _equal(a, b) -> bool:
+    try:
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    except Exception:
+        return a == b

@@ -14,7 +14,7 @@ import math
 from ..accuracy import laplace_accuracy_bound
 from ..counting import histogram_noise
 from ..laplace import laplace_scale, laplace_tail
-from ._base import Case, Feedback, Mistake, check_function, compare, matching_mistake
+from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake
 
 __all__ = ["check_accuracy_bound", "check_delta_for_bound", "check_dominance_threshold",
            "check_accuracy_bound_function"]
@@ -30,31 +30,41 @@ def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -
                                           "uses the natural logarithm ln."),
         Mistake(math.log2(k / beta) * b, "you used log2. Theorem 3.8 uses the natural logarithm ln."),
         Mistake(math.log(1 / beta) * b, "ln(1/β) bounds ONE noise (Fact 3.7). For the largest of k noises the union "
-                                        "bound gives each a tail of β/k: ln(k/β)."),
+                                        "bound gives each noise a tail of β/k."),
         Mistake(math.log(k / beta) * sensitivity, "you forgot to divide by ε: the noise scale is b = Δf/ε."),
         Mistake(math.log(k / beta) * sensitivity * epsilon, "you multiplied by ε; the noise scale is b = Δf/ε, "
                                                            "Δf divided by ε."),
         Mistake(math.log(k / beta) / epsilon, "you left out Δf: the noise scale is b = Δf/ε."),
-        Mistake(math.log(k * beta) * b, "you wrote ln(k·β); the bound is ln(k/β), k divided by β."),
+        Mistake(math.log(k * beta) * b, "you wrote ln(k·β): the union bound shares β out over the k noises (β/k "
+                                        "each), it does not multiply it."),
         Mistake(k * math.log(1 / beta) * b, "k belongs inside the logarithm: the union bound multiplies the "
                                             "probability by k, and Fact 3.7 turns probability into distance "
                                             "through a logarithm."),
     ] + confidence
 
 
-def check_accuracy_bound(answer, k: int = 1_000, delta: float = 0.01, epsilon: float = 0.5) -> Feedback:
+@exercise(prompt="A histogram of {k:,} cells (Δf = 1) is released at ε = {epsilon:g}. What bound does Theorem 3.8 give "
+                 "on its largest error at failure probability β = {beta:g}? Give 3 significant figures.",
+          homework={"k": (200, 500, 2_000, 5_000), "beta": (0.02, 0.05, 0.1), "epsilon": (0.25, 1.0, 2.0)},
+          figures=3)
+def check_accuracy_bound(answer, k: int = 1_000, beta: float = 0.01, epsilon: float = 0.5) -> Feedback:
     """Ch. 05, exercise 1: Theorem 3.8's bound for a 1,000-cell histogram (Δf = 1) at ε = 0.5,
-    failure probability β = 0.01 (the parameter is called ``delta`` after the book's δ)."""
-    expected = laplace_accuracy_bound(k, delta, 1, epsilon)
-    mistakes = _bound_mistakes(k, delta, 1, epsilon) + [
-        Mistake(laplace_accuracy_bound(k, delta, k, epsilon),
+    failure probability β = 0.01 (the book's δ)."""
+    expected = laplace_accuracy_bound(k, beta, 1, epsilon)
+    mistakes = _bound_mistakes(k, beta, 1, epsilon) + [
+        Mistake(laplace_accuracy_bound(k, beta, k, epsilon),
                 "you used Δf = k, as for k arbitrary counts. A histogram's cells are disjoint: Δf = 1."),
     ]
     return compare(answer, expected,
-                   f"ln(k/β)·Δf/ε = ln({k:,}/{delta:g}) · 1/{epsilon:g} = {expected:.4f}.",
-                   "Theorem 3.8: ln(k/β)·Δf/ε, with Δf = 1 for a histogram.", rel=1e-3, mistakes=mistakes)
+                   f"ln(k/β)·Δf/ε = ln({k:,}/{beta:g}) · 1/{epsilon:g} = {expected:.4f}.",
+                   "Theorem 3.8 bounds the largest of k Laplace noises: Fact 3.7's tail for each, and a union bound "
+                   "over the k cells. A histogram has Δf = 1.", figures=3, mistakes=mistakes)
 
 
+@exercise(prompt="A release of k = {k:,} names' counts (Δf = 1) at ε = {epsilon:g}, as in Example 3.3: for which "
+                 "failure probability β does Theorem 3.8 promise that no name is off by {error:g} or more? "
+                 "Give 3 significant figures.",
+          homework={"k": (2_000, 5_000, 20_000), "error": (8.0, 12.0), "epsilon": (1.25, 1.5)}, figures=3)
 def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon: float = 1.0) -> Feedback:
     """Ch. 05, exercise 2: for Example 3.3 (k = 10,000, Δf = 1, ε = 1), the failure probability β
     (the book's δ) at which Theorem 3.8's bound is 10."""
@@ -62,20 +72,27 @@ def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon:
     mistakes = [
         Mistake(laplace_tail(error * epsilon), "that is the tail of ONE noise (Fact 3.7). The union bound over the "
                                                "k names multiplies it by k."),
-        Mistake(k * 10 ** (-error * epsilon), "you undid a log10. Theorem 3.8's logarithm is natural: solve "
-                                              "ln(k/β) = 10 with exp."),
+        Mistake(k * 10 ** (-error * epsilon), "you undid a log10. Theorem 3.8's logarithm is natural."),
         Mistake(1 - expected, "that is the probability that the bound holds, 1 − β. The question asks for the "
                               "failure probability β."),
-        Mistake(laplace_tail(error * epsilon) / k, "you divided by k. ln(k/β) = 10 gives β = k·e^(−10): the union "
-                                                  "bound multiplies by k."),
-        Mistake(k * math.exp(-error), "you left out ε: solve ln(k/β)·Δf/ε = 10."),
+        Mistake(laplace_tail(error * epsilon) / k, "you divided by k: the union bound over the k names multiplies "
+                                                  "the one-noise tail by k."),
+        Mistake(k * math.exp(-error), "you left out ε: Theorem 3.8's bound has Δf/ε in it."),
+        Mistake(k * math.exp(-error / epsilon), "ε is on the wrong side: the bound is ln(k/β)·Δf/ε, so solving "
+                                                "for β multiplies the error by ε."),
+        Mistake(k * math.exp(-error * epsilon) / 2, "that halves the tail: Fact 3.7's Pr[|Y| ≥ t·b] = e^(−t) counts "
+                                                    "both sides already."),
     ]
     return compare(answer, expected,
                    f"ln(k/β)/ε = {error:g} gives β = k·e^(−{error:g}ε) = {expected:.4f}: the theorem then "
                    f"promises 'within ±{error:g}' only with probability {1 - expected:.1%}.",
-                   "Solve ln(k/β)·Δf/ε = 10 for β: β = k·exp(−10·ε/Δf).", rel=1e-3, mistakes=mistakes)
+                   "Set Theorem 3.8's bound equal to the error and solve for the failure probability β.",
+                   figures=3, mistakes=mistakes)
 
 
+@exercise(prompt="A conversion report caps each user at c = {cap} conversions and is released at ε = {epsilon:g}. "
+                 "Below what cell size does the DP noise dominate Poisson sampling noise? Give 3 significant figures.",
+          homework={"cap": (2, 5), "epsilon": (0.25, 0.75, 1.5)}, figures=3)
 def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Feedback:
     """Ch. 05, exercise 3: the cell size below which DP noise dominates Poisson sampling noise in a
     conversion report capped at c = 3 per user, released at ε = 0.5 (Var Lap(b) = 2b²)."""
@@ -87,14 +104,14 @@ def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Fee
                                   "the sampling variance n against the DP variance."),
         Mistake(2 * (1 / epsilon) ** 2, "you used Δf = 1. Capping each user at c conversions makes Δf = c."),
         Mistake(2 * (cap * epsilon) ** 2, "you multiplied by ε; the noise scale is b = Δf/ε."),
-        Mistake(b, "that is the noise scale b = c/ε. The variance of Lap(b) is 2b²."),
+        Mistake(b, "that is the noise scale b = c/ε. Compare variances: the Laplace variance is not b."),
         Mistake(2 * b, "the variance of Lap(b) is 2b²: square b first."),
     ]
     return compare(answer, expected,
                    f"Δf = c = {cap}, so the DP variance is 2(c/ε)² = 2·{cap / epsilon:g}² = {expected:g}; "
                    f"sampling variance n is smaller than that for cells under {expected:g} conversions.",
-                   "Set the sampling variance n equal to the Laplace variance 2(Δf/ε)², with Δf = c.", rel=1e-6,
-                   mistakes=mistakes)
+                   "Compare variances: Poisson sampling noise on a cell of n has variance n. Set it equal to the "
+                   "variance of the Laplace noise, with Δf = c.", figures=3, mistakes=mistakes)
 
 
 # -- exercise 4: the student writes Theorem 3.8's bound ----------------------------------------
@@ -126,6 +143,13 @@ def _describe_bound(case: Case, got) -> str:
     return "" if named is None else "Your output equals the known mistake: " + named
 
 
+@exercise(prompt="Write `my_accuracy_bound(k, beta, sensitivity, epsilon)`: Theorem 3.8's bound on the largest error "
+                 "of k Laplace-released numbers, with failure probability β, sensitivity Δf and privacy parameter ε. "
+                 "The checker runs it on hidden cases (Example 3.3, a capped report, one count, …) and tells you which "
+                 "one fails, and which known mistake your output matches. Write it with numpy: "
+                 "`dp.laplace_accuracy_bound` (and `dp.histogram_noise`, `dp.accuracy_monte_carlo`, which report the "
+                 "same bound) are switched off while it runs.",
+          title="write code", kind="function")
 def check_accuracy_bound_function(my_accuracy_bound) -> Feedback:
     """Ch. 05, exercise 4: the student's ``my_accuracy_bound(k, beta, sensitivity, epsilon)``, Theorem 3.8's
     ln(k/β)·Δf/ε, run on hidden cases. It may not call ``dp.laplace_accuracy_bound`` (nor

@@ -6,36 +6,48 @@ import math
 
 from ..composition import PrivacyBudget, advanced_composition_max_k
 from ..laplace import laplace_scale
-from ._base import Feedback, Mistake, compare
+from ._base import Feedback, Mistake, as_number, compare, exercise
 
 __all__ = ["check_queries_bought", "check_session_spend", "check_split_variance"]
 
 
-def check_session_spend(answer) -> Feedback:
+@exercise(prompt="A curator answers the number of smokers in the north district at ε = {north:g} and the same count "
+                 "for the south district at ε = {south:g} (nobody lives in both), then the number of smokers in the "
+                 "whole town at ε = {whole:g}. How much ε has the session spent? Give 3 significant figures.",
+          homework={"north": (0.1, 0.4), "south": (0.25, 0.6), "whole": (0.15, 0.35)}, figures=3)
+def check_session_spend(answer, north: float = 0.3, south: float = 0.5, whole: float = 0.2) -> Feedback:
     """Ch. 06, exercise 1: a count of smokers in the north district at ε = 0.3, the same count in the
     south district at ε = 0.5 (disjoint people), then the count of all smokers at ε = 0.2: what has the
     session spent?"""
     budget = PrivacyBudget(10.0)
-    budget.spend_parallel([0.3, 0.5], label="smokers by district")
-    budget.spend(0.2, label="all smokers")
+    budget.spend_parallel([north, south], label="smokers by district")
+    budget.spend(whole, label="all smokers")
     expected = budget.spent_epsilon
     mistakes = [
-        Mistake(0.3 + 0.5 + 0.2, "that is sequential composition of all three (Theorem 3.16). The two districts "
-                                 "are disjoint: nobody is in both, so they compose in parallel and cost the larger ε, "
-                                 "not the sum."),
-        Mistake(max(0.3, 0.5, 0.2), "that charges only the largest ε. Parallel composition applies to the two "
-                                    "disjoint districts; the count of the whole town asks about the same people "
-                                    "again, so its ε adds on top (sequential composition)."),
-        Mistake(0.3 + 0.5, "that is the two districts added up and the whole-town count forgotten: the districts "
-                           "are disjoint (parallel: the larger ε), and the third query adds its own ε."),
+        Mistake(north + south + whole, "that is sequential composition of all three (Theorem 3.16). The two "
+                                       "districts are disjoint: nobody is in both, so they compose in parallel and "
+                                       "cost the larger ε, not the sum."),
+        Mistake(max(north, south, whole), "that charges only the largest ε. Parallel composition applies to the two "
+                                          "disjoint districts; the count of the whole town asks about the same people "
+                                          "again, so its ε adds on top (sequential composition)."),
+        Mistake(north + south, "that is the two districts added up and the whole-town count forgotten: the "
+                               "districts are disjoint (parallel: the larger ε), and the third query adds its own ε."),
+        Mistake(min(north, south) + whole, "parallel composition costs the LARGEST ε of the disjoint parts, not the "
+                                           "smallest: the people of the costlier district lose that much."),
+        Mistake(max(north, south), "that is the two districts in parallel, with the whole-town count forgotten: it "
+                                   "asks about the same people again, and its ε adds on top."),
     ]
     return compare(answer, expected,
-                   f"the districts are disjoint, so together they cost max(0.3, 0.5) = 0.5 (parallel "
-                   f"composition); the count of everyone adds 0.2 (Theorem 3.16): {expected:g}.",
+                   f"the districts are disjoint, so together they cost max({north:g}, {south:g}) = {max(north, south):g} "
+                   f"(parallel composition); the count of everyone adds {whole:g} (Theorem 3.16): {expected:g}.",
                    "Disjoint parts cost the largest of their ε; answers about the same people add up.",
-                   mistakes=mistakes)
+                   figures=3, mistakes=mistakes)
 
 
+@exercise(prompt="A total budget of ε′ = {total:g} with δ′ = {delta_prime:g} is to be spent on counts at ε = "
+                 "{epsilon:g} each. How many counts does advanced composition (Theorem 3.20) allow? "
+                 "Give a whole number.",
+          homework={"total": (0.5, 2.0), "epsilon": (0.005, 0.02), "delta_prime": (1e-5, 1e-7)})
 def check_queries_bought(answer, total: float = 1.0, epsilon: float = 0.01, delta_prime: float = 1e-6) -> Feedback:
     """Ch. 06, exercise 2: with a total ε′ = 1 and δ′ = 1e-6, how many queries at ε = 0.01 does advanced
     composition (Theorem 3.20) allow?"""
@@ -43,45 +55,64 @@ def check_queries_bought(answer, total: float = 1.0, epsilon: float = 0.01, delt
     basic = math.floor(total / epsilon * (1 + 1e-12))          # kε ≤ ε′, Theorem 3.16
     # √(2k ln(1/δ′))·ε ≤ ε′ alone, without Theorem 3.20's second term kε(e^ε − 1)
     first_term_only = math.floor(total**2 / (2 * math.log(1 / delta_prime) * epsilon**2))
-    # the same with log10 for ln: solve √(2k log10(1/δ′))·ε + kε(e^ε − 1) ≤ ε′ by bisection on k
-    def fits_log10(k):
-        return math.sqrt(2 * k * math.log10(1 / delta_prime)) * epsilon + k * epsilon * math.expm1(epsilon) <= total
-    low, high = 0, 10 * basic * basic
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (mid, high) if fits_log10(mid) else (low, mid)
+
+    def largest(log):
+        """The largest whole k with √(2k·log(1/δ′))·ε + kε(e^ε − 1) ≤ ε′, by bisection."""
+        def fits(k):
+            return math.sqrt(2 * k * log(1 / delta_prime)) * epsilon + k * epsilon * math.expm1(epsilon) <= total
+        low, high = 0, 10 * basic * basic
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (mid, high) if fits(mid) else (low, mid)
+        return low
+
     mistakes = [
         Mistake(basic, "that is basic composition (Theorem 3.16: kε ≤ ε′). The exercise asks what advanced "
                        "composition (Theorem 3.20) allows, at the price of δ′."),
-        Mistake(first_term_only, "that solves √(2k ln(1/δ′))·ε ≤ ε′ only. Theorem 3.20's ε′ has a second term, "
-                                 "kε(e^ε − 1), which grows linearly in k."),
-        Mistake(low, "that uses log10. Theorem 3.20 has the natural logarithm, ln(1/δ′)."),
+        Mistake(first_term_only, "that solves the √(2k ln(1/δ′))·ε term alone. Theorem 3.20's ε′ has a second "
+                                 "term, kε(e^ε − 1), which grows linearly in k."),
+        Mistake(largest(math.log10), "that uses log10. Theorem 3.20 has the natural logarithm, ln(1/δ′)."),
+        Mistake(expected + 1, "that rounds k* up: at that k the composed ε exceeds ε′. The number of queries is the largest whole "
+                "k that still fits, so round the solution down."),
+        Mistake(largest(lambda x: math.log(x * x)), "that uses ln(1/δ′²) (or 2·ln(1/δ′) under the root twice): "
+                                                   "Theorem 3.20 has √(2k ln(1/δ′))."),
     ]
+    value = as_number(answer)
+    if isinstance(value, float) and not value.is_integer() and expected < value < expected + 1:
+        return Feedback(False, f"{value:g} is not a whole number: the number of queries is the largest whole k "
+                               "whose composed ε stays within ε′, so round your solution down.")
     return compare(answer, expected,
                    f"k = {expected}: √(2k ln(1/δ′))·ε + kε(e^ε − 1) ≤ {total:g} holds up to k = {expected}, "
                    f"against {basic} by basic composition.",
-                   "Solve √(2k ln(1/δ′))·ε + kε(e^ε − 1) ≤ ε′ for the largest whole k "
-                   "(dp.advanced_composition_max_k does it).", rel=0, abs_tol=0.5, mistakes=mistakes)
+                   "Theorem 3.20 bounds the composed ε′ of k mechanisms: find the largest whole k for which that bound "
+                   "stays within the total budget.", figures=None, mistakes=mistakes)
 
 
+@exercise(prompt="A count is answered twice, at ε/2 each with ε = {epsilon:g}, and the two answers are averaged. What "
+                 "is the variance of the average? Give 3 significant figures.",
+          homework={"epsilon": (0.5, 0.8, 1.6)}, figures=3)
 def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
     """Ch. 06, exercise 3: a count is answered twice at ε/2 each (ε = 1) and the two answers are
     averaged. What is the variance of the average?"""
-    b = laplace_scale(1.0, epsilon / 2)
+    b = laplace_scale(1.0, epsilon / 2)             # each answer's scale, Δf/(ε/2)
     expected = 2 * b**2 / 2
-    one = 2 * laplace_scale(1.0, epsilon) ** 2
+    full = laplace_scale(1.0, epsilon)             # the scale at the full ε, Δf/ε
     mistakes = [
         Mistake(2 * b**2, "that is the variance of one answer at ε/2. The average of two independent answers has "
                           "half the variance of one."),
         Mistake(2 * (2 * b**2), "that is the variance of the sum of the two answers. The average divides the sum "
                                 "by 2, so its variance by 4."),
-        Mistake(one, "that is the variance of one answer at the full ε (noise Lap(Δf/ε)), or a standard deviation "
-                     "where the variance is asked, or a variance of b² where Lap(b) has 2b². Each answer here "
-                     "has noise Lap(Δf/(ε/2)), of variance 2b²; then average two."),
-        Mistake(2 * (b / 2) ** 2 / 2, "that uses the scale Δf/(2ε). Spending ε/2 doubles the scale: b = Δf/(ε/2)."),
+        Mistake(2 * full**2, "that is the variance of one answer at the full ε, 2(Δf/ε)² — or, the same number, a "
+                             "variance of 2b² divided by 4, or b² halved. Each answer here has noise Lap(Δf/(ε/2)), "
+                             "of variance 2b², and averaging two independent ones halves it."),
+        Mistake(2 * full**2 / 2, "that uses the scale Δf/ε for each answer, the scale at the full ε. Each answer "
+                                 "spends only ε/2, so its scale is Δf/(ε/2)."),
+        Mistake(math.sqrt(expected), "that is a standard deviation. The question asks for the variance."),
+        Mistake(b, "that is the scale b of one answer's noise, not a variance."),
     ]
     return compare(answer, expected,
                    f"each answer has noise Lap(2/ε) = Lap({b:g}), variance 2·{b:g}² = {2 * b**2:g}; the average of "
-                   f"two independent ones has half that, {expected:g}: twice the variance {one:g} of one answer at ε.",
-                   "Each answer at ε/2 has noise Lap(Δf/(ε/2)) with variance 2b²; averaging two independent "
-                   "answers halves the variance.", mistakes=mistakes)
+                   f"two independent ones has half that, {expected:g}: twice the variance {2 * full**2:g} of one "
+                   "answer at ε.",
+                   "Each answer at ε/2 has Laplace noise of scale Δf/(ε/2); what is the variance of Lap(b), and what "
+                   "does averaging two independent answers do to it?", figures=3, mistakes=mistakes)

@@ -10,11 +10,12 @@ hidden query matrices.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
 from ..counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
-from ._base import Case, Feedback, Mistake, check_function, compare, matching_mistake
+from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake
 
 __all__ = ["check_overlapping_bands_sensitivity", "check_count_relative_error", "check_derived_count_std",
            "check_counting_sensitivity_function"]
@@ -23,35 +24,53 @@ __all__ = ["check_overlapping_bands_sensitivity", "check_count_relative_error", 
 BANDS = ((0, 29), (20, 49), (40, 69), (60, 99))
 
 
-def _bands_matrix(ages: np.ndarray) -> np.ndarray:
-    return np.array([(ages >= lo) & (ages <= hi) for lo, hi in BANDS]).astype(int)
+def _bands_matrix(ages: np.ndarray, bands=BANDS) -> np.ndarray:
+    return np.array([(ages >= lo) & (ages <= hi) for lo, hi in bands]).astype(int)
 
 
-def check_overlapping_bands_sensitivity(answer) -> Feedback:
+def _parse_bands(text: str) -> tuple[tuple[int, int], ...]:
+    bands = tuple((int(lo), int(hi)) for lo, hi in re.findall(r"(\d+)\s*[–-]\s*(\d+)", text))
+    if not bands or any(not 0 <= lo <= hi <= 99 for lo, hi in bands):
+        raise ValueError(f"bands must list age ranges lo–hi within 0–99, like '0–29, 20–49' (got {text!r})")
+    return bands
+
+
+@exercise(prompt="A survey reports four age bands over ages 0–99, which may overlap: {bands}. What is the "
+                 "ℓ1-sensitivity Δf of the four counts released together? Give a whole number.",
+          homework={"bands": ("0–39, 20–59, 30–79 and 60–99", "0–24, 25–49, 50–74 and 75–99",
+                              "0–59, 20–79, 40–99 and 50–69")})
+def check_overlapping_bands_sensitivity(answer, bands: str = "0–29, 20–49, 40–69 and 60–99") -> Feedback:
     """Ch. 04, exercise 1: Δf of four overlapping age bands, 0–29, 20–49, 40–69 and 60–99,
     counted over a universe of ages 0–99 (Definition 3.1: the largest column sum)."""
-    queries = _bands_matrix(np.arange(100))
+    queries = _bands_matrix(np.arange(100), _parse_bands(bands))
     expected = counting_queries_sensitivity(queries)
     m = queries.shape[0]
     overlapping_pairs = sum(bool((queries[i] & queries[j]).any()) for i in range(m) for j in range(i + 1, m))
     mistakes = [
         Mistake(m, f"{m} is the number of bands. Δf = m holds only when one person can be counted by all m "
-                   "queries; is any age in all four bands?"),
+                   "queries; is any age in all of them?"),
         Mistake(1, "Δf = 1 is a histogram's sensitivity, and these bands are not disjoint: an age in an overlap "
-                   "is counted by two bands."),
+                   "is counted by more than one band."),
         Mistake(overlapping_pairs, f"{overlapping_pairs} is how many pairs of bands overlap. Δf counts the bands "
                                    "one person is in, not the overlaps."),
         Mistake(float(queries.sum(axis=1).max()), "that is the number of ages in the widest band (a row sum of "
                                                   "the query matrix). Δf is a column sum: how many bands one "
                                                   "age is in."),
+        Mistake(float(queries.sum()), "that adds up every band's ages. One person changes only the bands their "
+                                      "own age is in."),
+        Mistake(2 * expected, "that doubles the change, as if one person were removed and another added. "
+                              "Definition 3.1's neighbours differ by ONE record."),
     ]
     return compare(answer, expected,
-                   f"the bands overlap in pairs (20–29, 40–49, 60–69), so one person is counted by at most "
-                   f"{expected:g} bands: Δf = {expected:g}, and each band needs Lap({expected:g}/ε).",
-                   "Δf is the largest number of queries one person can be counted in. Find an age that two "
-                   "bands share; can any age be in three?", mistakes=mistakes)
+                   f"the most bands any one age is in is {expected:g}, so one person changes at most {expected:g} "
+                   f"counts by 1: Δf = {expected:g}, and each band needs Lap({expected:g}/ε).",
+                   "Δf is the largest number of queries one person can be counted in. Find the ages that several "
+                   "bands share, and count the bands at each.", figures=None, mistakes=mistakes)
 
 
+@exercise(prompt="A count of {count:,} people, out of a database of n = {n:,}, is released at ε = {epsilon:g}. What is "
+                 "its expected relative error E|Y| / count? Give 3 significant figures.",
+          homework={"count": (2_000, 8_000), "n": (500_000, 2_000_000), "epsilon": (0.05, 0.2, 0.5)}, figures=3)
 def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, epsilon: float = 0.1) -> Feedback:
     """Ch. 04, exercise 2: the expected relative error E|Y| / count of a count of 5,000 among
     n = 1,000,000 people, released at ε = 0.1 (Example 3.1: E|Y| = b = 1/ε)."""
@@ -69,39 +88,49 @@ def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, e
         Mistake(math.sqrt(2) * b / count, "you used the standard deviation √2·b. The expected absolute error "
                                           "of Lap(b) is E|Y| = b itself."),
         Mistake(count / b, "you divided the count by the error; the relative error is error ÷ count."),
+        Mistake(b / (count + n), "the error is relative to the count alone; n plays no part."),
     ]
     return compare(answer, expected,
                    f"E|Y| = b = 1/ε = {b:g} people whatever n is, so the relative error is "
                    f"{b:g}/{count:,} = {expected:g} ({expected:.1%}). n = {n:,} plays no part.",
-                   "A count has Δf = 1, so the expected absolute error is E|Y| = b = 1/ε; divide by the count. "
-                   "Does n enter?", rel=1e-3, mistakes=mistakes)
+                   "A count has Δf = 1: what is the expected absolute error E|Y| of its Laplace noise? Then make it "
+                   "relative to the count. Does n enter?", figures=3, mistakes=mistakes)
 
 
-def check_derived_count_std(answer, cells: int = 4, epsilon: float = 1.0) -> Feedback:
+@exercise(prompt="The decade histogram (cells 0–9, 10–19, …, 90–99) is released at ε = {epsilon:g}, and \"age ≥ "
+                 "{threshold}\" is computed by adding its cells from {threshold} up to 99. What is the standard "
+                 "deviation of its noise? Give 3 significant figures.",
+          homework={"threshold": (30, 50, 70), "epsilon": (0.5, 2.0)}, figures=3)
+def check_derived_count_std(answer, threshold: int = 60, epsilon: float = 1.0) -> Feedback:
     """Ch. 04, exercise 3: the standard deviation of "age ≥ 60" computed by adding the 4 decade
     cells 60–69, …, 90–99 of a histogram released at ε = 1 (Definition 3.2: Var = 2b²)."""
+    if threshold % 10 or not 0 < threshold < 100:
+        raise ValueError(f"threshold must be a multiple of 10 in [10, 90] (got {threshold})")
+    cells = (100 - threshold) // 10
     per_cell = histogram_noise(1, epsilon, cells)
     expected = math.sqrt(cells * per_cell.variance)
     b = per_cell.scale
-    direct = histogram_noise(9, epsilon, 9)          # "age ≥ 60" asked among the nine cumulative counts
+    direct = histogram_noise(9, epsilon, 9)          # "age ≥ t" asked among the nine cumulative counts
     mistakes = [
         Mistake(cells * per_cell.variance, "that is the variance of the sum. The question asks for the standard "
                                            "deviation, its square root."),
         Mistake(math.sqrt(cells * b**2), "the variance of Lap(b) is 2b², not b²."),
-        Mistake(cells * per_cell.std, "you added the four standard deviations. Independent noises add their "
+        Mistake(cells * per_cell.std, f"you added the {cells} standard deviations. Independent noises add their "
                                       "variances, not their standard deviations."),
-        Mistake(per_cell.std, "that is one cell's standard deviation; the derived count adds four cells' "
+        Mistake(per_cell.std, f"that is one cell's standard deviation; the derived count adds {cells} cells' "
                               "independent noises."),
-        Mistake(cells * b, "that adds the four scales b (each cell's E|Y|). The standard deviation of Lap(b) is "
+        Mistake(cells * b, f"that adds the {cells} scales b (each cell's E|Y|). The standard deviation of Lap(b) is "
                            "√2·b, and independent variances add."),
-        Mistake(direct.std, "that is the standard deviation of 'age ≥ 60' asked directly among the nine "
+        Mistake(direct.std, "that is the standard deviation of the count asked directly among the nine "
                             "cumulative counts, with Lap(9/ε). Here it is computed from the histogram."),
+        Mistake(math.sqrt((cells + 1) * per_cell.variance), f"that adds {cells + 1} cells; from {threshold} up to "
+                                                            f"99 there are {cells}."),
     ]
     return compare(answer, expected,
                    f"each cell's noise has variance 2(1/ε)² = {per_cell.variance:g}; independent variances add, "
                    f"so the sum of {cells} cells has std √({cells}·{per_cell.variance:g}) = {expected:.4f}.",
-                   "The cells' noises are independent, so their variances add. The variance of Lap(b) is 2b².",
-                   rel=1e-3, mistakes=mistakes)
+                   "The cells' noises are independent, so their variances add. What is the variance of Lap(b)?",
+                   figures=3, mistakes=mistakes)
 
 
 # -- exercise 4: the student writes Δf of a 0/1 query matrix ------------------------------------
@@ -151,6 +180,12 @@ def _describe_counting(case: Case, got) -> str:
     return "" if named is None else named
 
 
+@exercise(prompt="Write `my_counting_sensitivity(queries)`: given m counting queries as a 0/1 matrix (a numpy array or "
+                 "a list of lists, one row per query, one column per record type), return their ℓ1-sensitivity Δf. "
+                 "The checker runs your function on hidden matrices (a histogram, the cumulative counts, the bands "
+                 "of exercise 1, …) and tells you which one fails. Write it with numpy: "
+                 "`dp.counting_queries_sensitivity` and `dp.l1_sensitivity` are switched off while it runs.",
+          title="write code", kind="function")
 def check_counting_sensitivity_function(my_counting_sensitivity) -> Feedback:
     """Ch. 04, exercise 4: the student's ``my_counting_sensitivity(queries)``, Δf of a 0/1 query matrix
     (Definition 3.1; Examples 3.1 and 3.2), run on hidden matrices. It may not call

@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 
 from ..laplace import laplace_cdf, laplace_pdf, laplace_scale, laplace_tail
-from ._base import Case, Feedback, Mistake, as_number, check_function, compare, matching_mistake
+from ._base import Case, Feedback, Mistake, as_number, check_function, compare, exercise, matching_mistake
 
 __all__ = ["check_scale_for_count", "check_tail_probability", "check_epsilon_for_std", "check_my_laplace_cdf"]
 
 
+@exercise(prompt="The Laplace mechanism adds noise of scale b = Δf/ε. What is b for a count (Δf = 1) released at "
+                 "ε = {epsilon:g}? Replace `...` with your answer and run the cell. Give 3 significant figures.",
+          homework={"epsilon": (0.25, 0.4, 0.8)}, figures=3)
 def check_scale_for_count(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 00, the trial exercise: the Laplace scale b = Δf/ε for a count (Δf = 1) at ε = 0.5."""
     sensitivity = 1.0
@@ -20,11 +23,15 @@ def check_scale_for_count(answer, epsilon: float = 0.5) -> Feedback:
         Mistake(sensitivity, "that is Δf itself: you forgot to divide by ε."),
         Mistake(math.sqrt(2) * expected, "that is the standard deviation √2·b of the noise, not its scale b."),
         Mistake(2 * expected ** 2, "that is the variance 2b² of the noise, not its scale b."),
+        Mistake(expected ** 2, "that squares the scale; b itself is Δf divided by ε."),
     ]
     return compare(answer, expected, f"b = Δf/ε = 1/{epsilon:g} = {expected:g}.",
-                   "A count has Δf = 1; divide by ε.", mistakes=mistakes)
+                   "A count has Δf = 1; the scale is Δf divided by ε.", figures=3, mistakes=mistakes)
 
 
+@exercise(prompt="Y ~ Lap({scale:g}) is the noise on a count. What is Pr[|Y| ≥ {threshold:g}]? Replace `...` with a "
+                 "number and run the cell. Give 3 significant figures.",
+          homework={"scale": (1.5, 2.5), "threshold": (4.0, 5.0, 7.0)}, figures=3, title="Fact 3.7")
 def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -> Feedback:
     """Ch. 02, exercise 1: Pr[|Y| ≥ 6] for Y ~ Lap(2)."""
     t = threshold / scale
@@ -39,27 +46,36 @@ def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -
         Mistake(0.5 * math.exp(-t), "that is one tail only, Pr[Y ≥ t·b]; |Y| ≥ t·b happens on both sides."),
         Mistake(laplace_pdf(threshold, scale), "that is the density at the threshold, not the probability "
                                                "of reaching it."),
+        Mistake(math.exp(-scale / threshold), "t is upside down: the threshold is t·b, so t is the threshold "
+                                              "divided by b."),
+        Mistake(math.exp(-t / 2), "that halves t; Fact 3.7's exponent is t itself, for |Y| ≥ t·b."),
     ]
     return compare(answer, expected,
-                   f"6 = 3·b, so Fact 3.7 gives exp(−3) = {expected:.4f}.",
-                   "Write the threshold as t·b and use Fact 3.7: Pr[|Y| ≥ t·b] = exp(−t).", rel=1e-3,
-                   mistakes=mistakes)
+                   f"{threshold:g} = {t:g}·b, so Fact 3.7 gives exp(−{t:g}) = {expected:.4f}.",
+                   "Write the threshold as t·b and use Fact 3.7.", figures=3, mistakes=mistakes)
 
 
+@exercise(prompt="A count (Δf = 1) is to be released with Laplace noise whose standard deviation is {std:g}. Which ε "
+                 "gives that? Give 3 significant figures.",
+          homework={"std": (4.0, 20.0, 25.0)}, figures=3, title="variance 2b²")
 def check_epsilon_for_std(answer, std: float = 10.0, sensitivity: float = 1.0) -> Feedback:
     """Ch. 02, exercise 2: which ε gives a count (Δf = 1) noise with standard deviation 10?"""
     expected = sensitivity * math.sqrt(2) / std
     mistakes = [
         Mistake(sensitivity / std, "you took the standard deviation to be b (variance b²). The variance of "
                                    "Lap(b) is 2b², so the standard deviation is √2·b."),
-        Mistake(sensitivity / math.sqrt(std / 2), "you treated 10 as the variance; it is the standard "
+        Mistake(sensitivity / math.sqrt(std / 2), f"you treated {std:g} as the variance; it is the standard "
                                                   "deviation, √2·b."),
         Mistake(sensitivity * 2 / std, "you took the standard deviation to be 2b; it is √(2b²) = √2·b."),
         Mistake(std / (math.sqrt(2) * sensitivity), "that is b = Δf/ε itself, not ε: solve b = Δf/ε for ε."),
+        Mistake(sensitivity / (math.sqrt(2) * std), "√2 is on the wrong side: the standard deviation is √2·b, "
+                                                    "so b is the standard deviation divided by √2."),
+        Mistake(std / sensitivity, "that is the standard deviation itself, not ε: ε = Δf/b, and b comes from "
+                                   "the standard deviation."),
     ]
-    hint = "The variance of Lap(b) is 2b², so std = √2·b; solve for ε = Δf/b."
-    verdict = compare(answer, expected, f"std = √2·b = 10 means b = {std / math.sqrt(2):.4f}, "
-                                        f"so ε = Δf/b = {expected:.4f}.", hint, rel=1e-3, mistakes=mistakes)
+    hint = "The variance of Lap(b) is 2b², which gives b from the standard deviation; then ε = Δf/b."
+    verdict = compare(answer, expected, f"std = √2·b = {std:g} means b = {std / math.sqrt(2):.4f}, "
+                                        f"so ε = Δf/b = {expected:.4f}.", hint, figures=3, mistakes=mistakes)
     value = as_number(answer)
     if verdict.correct is False and isinstance(value, float) and value > 0 and verdict.message.endswith(hint):
         # no known mistake matched: say what the student's ε gives instead
@@ -83,6 +99,10 @@ def _known_cdf_mistakes(case: Case, got) -> str:
     x, b = case.args
     wrong = [
         (0.5 * math.exp(-abs(x) / b), "that is ½e^(−|x|/b) on both sides; for x ≥ 0 the CDF is 1 − ½e^(−x/b)."),
+        (1 - 0.5 * math.exp(-abs(x) / b), "that is 1 − ½e^(−|x|/b) on both sides; for x < 0 the CDF is ½e^(x/b), "
+                                          "below ½."),
+        (1 - math.exp(-abs(x) / b) / 2 if x < 0 else math.exp(-x / b) / 2,
+         "that is Pr[Y > x], the upper tail; the CDF is Pr[Y ≤ x]."),
         (math.exp(-abs(x) / b) / (2 * b), "that is the density Lap(x | b); the CDF is its integral up to x."),
         (0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b),
          "the two branches are swapped: for x < 0 the CDF is ½e^(x/b), below ½."),
@@ -98,12 +118,17 @@ def _known_cdf_mistakes(case: Case, got) -> str:
         value = float(got)
     except (TypeError, ValueError):
         return "Return one number, Pr[Y ≤ x]."
-    named = matching_mistake(value, case.expected, [Mistake(*w) for w in wrong], rel=1e-6)
+    named = matching_mistake(value, case.expected, [Mistake(*w) for w in wrong])
     if named is not None:
         return named[0].upper() + named[1:]
     return "F(x) = ½e^(x/b) for x < 0, and 1 − ½e^(−x/b) for x ≥ 0."
 
 
+@exercise(prompt="Write `my_laplace_cdf(x, b)`: the CDF F(x) = Pr[Y ≤ x] of Y ~ Lap(b) at a single number x, with "
+                 "numpy or `math` and the formula of this chapter. You may not call `dp.laplace_cdf`, `dp.laplace_pdf`, "
+                 "`dp.laplace_logpdf` or `dp.laplace_tail` (the checker refuses them). The checker tries seven hidden "
+                 "points and scales and names the first one your function gets wrong.",
+          title="write the CDF", kind="function")
 def check_my_laplace_cdf(function) -> Feedback:
     """Ch. 02, exercise 3: the student writes ``my_laplace_cdf(x, b)``, the CDF of Lap(b) at a
     single number x, without calling dpteach's laplace_cdf (or its density and tail).

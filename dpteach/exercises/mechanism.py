@@ -8,12 +8,16 @@ import numpy as np
 
 from ..laplace import laplace_scale, privacy_loss
 from ..sensitivity import l1_sensitivity
-from ._base import Case, Feedback, Mistake, check_choice, check_function, compare
+from ._base import Case, Feedback, Mistake, check_choice, check_function, compare, exercise
 
 __all__ = ["check_scale_for_overlapping_counts", "check_understated_loss", "check_gaussian_proof_step",
-           "check_my_laplace_mechanism"]
+           "check_my_laplace_mechanism", "run_mechanism"]
 
 
+@exercise(prompt="{k} counts that one person can all change (like this chapter's three, \"age ≥ 30\", \"age ≥ 50\" "
+                 "and \"age ≥ 70\") are to be released at ε = {epsilon:g}. What scale b must the Laplace noise on "
+                 "each count have? Give 3 significant figures.",
+          homework={"k": (2, 4, 5), "epsilon": (0.4, 0.8, 1.5)}, figures=3)
 def check_scale_for_overlapping_counts(answer, k: int = 3, epsilon: float = 0.5) -> Feedback:
     """Ch. 03, exercise 1: the Laplace scale for 3 counts that one person can all change, at ε = 0.5."""
     universe = np.arange(2)
@@ -22,38 +26,52 @@ def check_scale_for_overlapping_counts(answer, k: int = 3, epsilon: float = 0.5)
     mistakes = [
         Mistake(laplace_scale(1.0, epsilon), f"you used Δf = 1, the sensitivity of ONE count. One person changes all "
                                              f"{k} counts, and Δf is the ℓ1 norm of the change over all of them."),
-        Mistake(sensitivity, "that is Δf itself: you forgot to divide by ε."),
+        Mistake(sensitivity, "that is Δf itself, which is the scale at ε = 1 only (the chapter's worked example). "
+                             f"Here ε = {epsilon:g}: the scale is Δf divided by ε."),
         Mistake(sensitivity * epsilon, "you multiplied Δf by ε; the scale is Δf divided by ε (smaller ε, more noise)."),
-        Mistake(epsilon / sensitivity, "that is ε/Δf, upside down: b = Δf/ε."),
+        Mistake(epsilon / sensitivity, "that is ε/Δf, upside down: the scale is Δf divided by ε."),
         Mistake(laplace_scale(sensitivity / k, epsilon) * math.sqrt(k), "you used a √k (ℓ2) sensitivity; the "
                                                                         "Laplace mechanism needs the ℓ1 sensitivity."),
         Mistake(1.0 * epsilon, "you used Δf = 1 and multiplied by ε: one person changes all the counts, and the "
                                "scale is Δf divided by ε."),
+        Mistake(laplace_scale(sensitivity, epsilon / k), "that splits ε over the counts AND adds up their "
+                                                         "sensitivities: either one accounts for the k counts, "
+                                                         "not both."),
     ]
     return compare(answer, expected,
                    f"Δf = {sensitivity:g} (one person changes all {k} counts), so b = Δf/ε = {expected:g}.",
-                   "First find Δf over all three coordinates together (ℓ1), then b = Δf/ε.", mistakes=mistakes)
+                   "First find Δf over all the counts together (ℓ1), then the scale for that Δf at this ε.",
+                   figures=3, mistakes=mistakes)
 
 
-def check_understated_loss(answer, epsilon: float = 1.0) -> Feedback:
+@exercise(prompt="An analyst releases a count at ε = {epsilon:g}, but calibrates the noise to Δf = {calibrated:g} "
+                 "although neighbouring databases' counts differ by 1. What is the largest privacy loss "
+                 "|ln p_x(z)/p_y(z)| over all outputs z? Give 3 significant figures.",
+          homework={"epsilon": (0.3, 0.6, 1.5), "calibrated": (0.25, 0.4)}, figures=3)
+def check_understated_loss(answer, epsilon: float = 1.0, calibrated: float = 0.5) -> Feedback:
     """Ch. 03, exercise 2: the worst privacy loss when the noise is calibrated to Δf = 0.5 but the
     neighbours' counts differ by 1, at ε = 1."""
+    b = calibrated / epsilon
     z = np.linspace(-20, 21, 4101)
-    expected = float(np.abs(privacy_loss(z, 0.0, 1.0, 0.5, epsilon)).max())
+    expected = float(np.abs(privacy_loss(z, 0.0, 1.0, calibrated, epsilon)).max())
     mistakes = [
         Mistake(epsilon, "that is the promised ε. Theorem 3.6 only holds when the noise is calibrated to the real "
-                         "Δf; here it is calibrated to half of it. Compute the loss far from both answers."),
+                         "Δf; here it is calibrated to less. Compute the loss far from both answers."),
         Mistake(math.exp(expected), "that is the ratio p_x/p_y of the densities; the privacy loss is its logarithm."),
-        Mistake(0.5 * epsilon, "you multiplied the calibrated Δf = 0.5 by ε. The noise scale is b = 0.5/ε, and far "
-                               "from both answers the loss is |f(x) − f(y)|/b."),
+        Mistake(b, "that is the noise scale b = (calibrated Δf)/ε. Far from both answers the loss is the true "
+                   "change |f(x) − f(y)| divided by b."),
+        Mistake(calibrated * epsilon, "you multiplied the calibrated Δf by ε. The noise scale is b = (calibrated "
+                                      "Δf)/ε, and far from both answers the loss is |f(x) − f(y)|/b."),
         Mistake(math.exp(epsilon), "that is e^ε, the ratio Theorem 3.6 would promise; the loss is a logarithm, "
                                    "and here the promise does not hold."),
+        Mistake(1 / calibrated, "that is the true change over the calibrated Δf, the factor by which the noise is "
+                                "too small; the loss is the true change divided by the scale b, which has ε in it."),
     ]
     return compare(answer, expected,
-                   f"b = 0.5/ε, and far from both answers the loss is |f(x) − f(y)|/b = {expected:g} = 2ε: "
-                   "the promised ε is broken by a factor 2.",
+                   f"b = {calibrated:g}/ε, and far from both answers the loss is |f(x) − f(y)|/b = {expected:g}: "
+                   f"the promised ε is broken by a factor {1 / calibrated:g}.",
                    "Far to the left of both answers the loss is constant: (|f(y) − z| − |f(x) − z|)/b. "
-                   "What is b here?", rel=1e-6, mistakes=mistakes)
+                   "What is b here?", figures=3, mistakes=mistakes)
 
 
 # -- a proof question: why the same proof fails for Gaussian noise --------------------------------
@@ -77,6 +95,15 @@ _GAUSSIAN_STEP = {
 }
 
 
+@exercise(prompt="Replace the Laplace noise by Gaussian noise N(0, σ²) in each coordinate and try to run the proof of "
+                 "Theorem 3.6 again. Which step fails, and why? Answer with a letter.\n\n"
+                 "- (a) Step 1: the ratio of the two densities is no longer one product over the coordinates.\n"
+                 "- (b) Step 2: no inequality bounds each coordinate's exponent by a constant that does not depend "
+                 "on z.\n"
+                 "- (c) Step 3: a product of exponentials is no longer the exponential of a sum.\n"
+                 "- (d) Step 4: the definition of Δf no longer applies.\n"
+                 "- (e) The last step: a bound on the densities can no longer be integrated over a set S.",
+          title="the proof", kind="choice")
 def check_gaussian_proof_step(answer) -> Feedback:
     """Ch. 03, exercise 3 (proof): which step of Theorem 3.6's proof fails for Gaussian noise, and why.
 
@@ -93,47 +120,54 @@ def check_gaussian_proof_step(answer) -> Feedback:
 
 #: How many releases each hidden case draws from the student's function (one seeded generator).
 DRAWS = 4_000
-#: The band, in standard errors, for the two statistics of the pooled standardised noise.
+#: The band, in standard errors, for the statistics judged by a normal approximation (centre, scale,
+#: correlations): two-sided, about 2·10⁻⁹ each.
 BAND = 6.0
+#: The false-rejection rate of each test judged by an exact bound (the CDF gap by the DKW inequality,
+#: the tail counts and the bound on the noise by Chernoff bounds).
+ALPHA = 1e-8
+#: Fact 3.7's tail point for the tail counts: Pr[|Y| ≥ 4b] = e⁻⁴ for Y ~ Lap(b).
+TAIL = 4.0
 
 
-class _Releases:
-    """What the student's function produced on one hidden case: ``draws`` releases, stacked."""
+def run_mechanism(function, true_answer, sensitivity, epsilon, seed) -> dict:
+    """Call the student's mechanism DRAWS times with one generator seeded ``seed``; plain data back.
 
-    def __init__(self, values: np.ndarray, reproducible: bool) -> None:
-        self.values = values
-        self.reproducible = reproducible
+    Returns ``{"values": array of shape (DRAWS,) + shape of the answer, "reproducible": bool}``:
+    ``reproducible`` says whether a second generator seeded alike gives the first release again.
+    ``{"returned_none": True}`` if the function returns None, ``{"mutates_input": True}`` if it changes
+    the array it is given. Each call gets its own copy of ``true_answer``. A runner for
+    :func:`check_function`.
+    """
+    def fresh():
+        return np.array(true_answer, dtype=float) if isinstance(true_answer, np.ndarray) else true_answer
 
-    def __repr__(self) -> str:
-        shape = self.values.shape[1:]
-        return f"{self.values.shape[0]:,} releases" + (f" of shape {shape}" if shape else " of one number")
-
-
-def _run(function):
-    """Wrap the student's mechanism: call it DRAWS times with one seeded generator per case."""
-
-    def run(true_answer, sensitivity, epsilon, seed):
-        rng = np.random.default_rng(seed)
-        draws = [function(true_answer, sensitivity, epsilon, rng) for _ in range(DRAWS)]
-        if any(d is None for d in draws):
-            raise ValueError("the function returned None: did you forget `return`?")
-        values = np.array([np.asarray(d, dtype=float) for d in draws])
-        again = np.asarray(function(true_answer, sensitivity, epsilon, np.random.default_rng(seed)), dtype=float)
-        reproducible = again.shape == values[0].shape and bool(np.array_equal(again, values[0]))
-        return _Releases(values, reproducible)
-
-    return run
+    rng = np.random.default_rng(seed)
+    given = fresh()
+    first = function(given, sensitivity, epsilon, rng)
+    if first is None:
+        return {"returned_none": True}
+    if isinstance(given, np.ndarray) and not np.array_equal(given, true_answer):
+        return {"mutates_input": True}
+    draws = [first] + [function(fresh(), sensitivity, epsilon, rng) for _ in range(DRAWS - 1)]
+    if any(d is None for d in draws):
+        raise ValueError("the function returned None on some calls: did you forget a `return`?")
+    values = np.array([np.asarray(d, dtype=float) for d in draws])
+    again = np.asarray(function(fresh(), sensitivity, epsilon, np.random.default_rng(seed)), dtype=float)
+    reproducible = again.shape == values[0].shape and bool(np.array_equal(again, values[0]))
+    return {"values": values, "reproducible": reproducible}
 
 
 def _mechanism_cases() -> list[Case]:
-    """Scalar and vector answers, several Δf and ε (chosen so that Δf/ε ≠ ε/Δf, Δf ≠ 1/ε …)."""
+    """Scalar and vector answers (numpy arrays, as the prompt promises), several Δf and ε, chosen so
+    that Δf/ε ≠ ε/Δf, Δf ≠ 1/ε …"""
     settings = [
         ("one count 42, Δf = 1, ε = 1", 42.0, 1.0, 1.0),
         ("one count 42, Δf = 1, ε = 0.5", 42.0, 1.0, 0.5),
         ("a sum 250 clipped at Δf = 10, ε = 2", 250.0, 10.0, 2.0),
-        ("three overlapping counts [9, 6, 3], Δf = 3, ε = 1", [9.0, 6.0, 3.0], 3.0, 1.0),
-        ("a 5-cell histogram, Δf = 1, ε = 4", [120.0, 45.0, 3.0, 0.0, 17.0], 1.0, 4.0),
-        ("two counts [−5, 7.5], Δf = 2, ε = 0.25", [-5.0, 7.5], 2.0, 0.25),
+        ("three overlapping counts [9, 6, 3], Δf = 3, ε = 1", np.array([9.0, 6.0, 3.0]), 3.0, 1.0),
+        ("a 5-cell histogram, Δf = 1, ε = 4", np.array([120.0, 45.0, 3.0, 0.0, 17.0]), 1.0, 4.0),
+        ("two counts [−5, 7.5], Δf = 2, ε = 0.25", np.array([-5.0, 7.5]), 2.0, 0.25),
     ]
     return [Case(label, (answer, sens, eps, 2014 + i),
                  expected={"true": np.asarray(answer, dtype=float), "scale": laplace_scale(sens, eps),
@@ -141,21 +175,121 @@ def _mechanism_cases() -> list[Case]:
             for i, (label, answer, sens, eps) in enumerate(settings)]
 
 
-def _diagnose(got, expected) -> str | None:
-    """None if the releases look like f(x) + Lap(Δf/ε) per coordinate; else what is wrong.
+def _laplace_cdf(v: np.ndarray) -> np.ndarray:
+    return np.where(v < 0, 0.5 * np.exp(np.minimum(v, 0)), 1 - 0.5 * np.exp(-np.maximum(v, 0)))
 
-    The standardised noise u = (release − f(x))/b of a correct mechanism is i.i.d. Lap(1): its mean
-    is 0 with standard deviation √2, and |u| has mean 1 and standard deviation 1. Pooling the N
-    entries of a case, the mean of u is tested within ±6·√(2/N) and the mean of |u| within
-    1 ± 6/√N. For N ≥ 4,000 both means are very nearly normal, so a correct mechanism fails either
-    band with probability about 2·10⁻⁹ per case (normal tails at 6 standard errors), under 3·10⁻⁸
-    over all the cases and both tests. The seed is fixed, so the verdict on one function never
-    changes between runs.
+
+def _cdf_gap(v: np.ndarray) -> float:
+    """Kolmogorov–Smirnov distance between the sample ``v`` and Lap(1)."""
+    v = np.sort(v.ravel())
+    n = v.size
+    cdf = _laplace_cdf(v)
+    return float(max((np.arange(1, n + 1) / n - cdf).max(), (cdf - np.arange(n) / n).max()))
+
+
+def _ks_limit(n: int) -> float:
+    """The DKW (Massart) bound: Pr[√n·gap > x] ≤ 2e^(−2x²); the gap limit at false-rejection ALPHA."""
+    return math.sqrt(math.log(2 / ALPHA) / 2) / math.sqrt(n)
+
+
+def _tail_band(n: int, p_low: float, p_high: float) -> tuple[float, float]:
+    """Chernoff bounds on a Binomial(n, p) count, p in [p_low, p_high]: each side exceeded with
+    probability ≤ ALPHA."""
+    log = math.log(1 / ALPHA)
+    mu_low, mu_high = n * p_low, n * p_high
+    low = mu_low * (1 - math.sqrt(2 * log / mu_low))                      # exp(−μd²/2) = ALPHA
+    d = (log + math.sqrt(log**2 + 8 * mu_high * log)) / (2 * mu_high)       # exp(−μd²/(2 + d)) = ALPHA
+    return low, mu_high * (1 + d)
+
+
+def _shape_problem(u: np.ndarray) -> str | None:
+    """None if the standardised noise ``u`` (entries of the pooled releases, in units of b) has the shape
+    of Lap(1) whatever its scale; else what is wrong with it. The scale is estimated by the mean of |u|
+    (within ±BAND/√n of the truth but with probability about 2·10⁻⁹)."""
+    n = u.size
+    spread = float(np.abs(u).mean())
+    v = u / spread
+    top = float(np.abs(v).max())
+    margin = BAND / math.sqrt(n)
+    # Pr[max |Y| < c·b] = (1 − e^(−c))^n ≤ exp(−n e^(−c)) for Lap(b) noise: below ALPHA at c = ln(n/ln(1/ALPHA))
+    bound = math.log(n / math.log(1 / ALPHA)) / (1 + margin)
+    if top < bound:
+        edge = float(np.mean(np.abs(v) >= 0.9 * top))
+        if edge >= 0.01:
+            limit = float(np.abs(u).max())
+            return (f"bounded noise is not ε-DP: every noise lies within ±{limit:.2g}·b, so an output beyond "
+                    f"f(x) + {limit:.2g}·b cannot come from x but can from a neighbour whose answer is Δf larger, "
+                    "and no e^ε bounds that ratio. Laplace noise is unbounded, with tails Pr[|Y| ≥ t·b] = e^(−t).")
+        return _LIGHT
+    low, high = _tail_band(n, math.exp(-TAIL * (1 + margin)), math.exp(-TAIL * (1 - margin)))
+    beyond = int(np.sum(np.abs(v) >= TAIL))
+    if beyond < low:
+        return _LIGHT
+    if beyond > high:
+        return _HEAVY
+    if _cdf_gap(v) > _ks_limit(n):
+        return ("the distribution of its noise is not Laplace: the share of noises below each value differs from "
+                "Lap(b)'s CDF by more than chance allows. Draw each noise from Lap(b) itself.")
+    return None
+
+
+_LIGHT = ("too light tails: large noises are rarer than under Lap(b), whose tails fall like e^(−t) (Fact 3.7). "
+          "Gaussian noise, or any noise whose density falls faster than e^(−|y|/b), is not ε-DP: far out, the ratio "
+          "of the densities at neighbouring answers grows without bound.")
+_HEAVY = ("too heavy tails for its size: large noises are more frequent than under Lap(b) of the same E|Y|. A mix "
+          "of scales, or a scale that changes from call to call, is not Lap(Δf/ε): draw every noise with the one "
+          "scale b = Δf/ε.")
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    scale = math.sqrt(float(a @ a) * float(b @ b))
+    return float(a @ b) / scale if scale > 0 else 1.0
+
+
+def _dependence_problem(u: np.ndarray) -> str | None:
+    """None if the coordinates and the successive draws of ``u`` (draws × coordinates) look independent:
+    every correlation (of u and of |u|) within BAND/√N of 0."""
+    draws, k = u.shape
+    limit = BAND / math.sqrt(draws)
+    for i in range(k):
+        for j in range(i + 1, k):
+            if abs(_correlation(u[:, i], u[:, j])) > limit or abs(_correlation(np.abs(u[:, i]),
+                                                                              np.abs(u[:, j]))) > limit:
+                return (f"the noises of coordinates {i + 1} and {j + 1} are not independent (they are correlated). "
+                        "Definition 3.3 adds independent Y₁, …, Y_k, one per coordinate.")
+    for i in range(k):
+        if abs(_correlation(u[1:, i], u[:-1, i])) > limit or abs(_correlation(np.abs(u[1:, i]),
+                                                                            np.abs(u[:-1, i]))) > limit:
+            return ("successive releases are not independent: each call's noise depends on the previous one "
+                    "(does the function change true_answer in place, or keep noise between calls?). Each call "
+                    "draws fresh noise from rng and leaves its input alone.")
+    return None
+
+
+def _diagnose(got, expected) -> str | None:
+    """None if the releases look like f(x) + Lap(Δf/ε), independently per coordinate and per call; else
+    what is wrong.
+
+    The standardised noise u = (release − f(x))/b of a correct mechanism is i.i.d. Lap(1). Pooling
+    the N = 4,000·k entries of a case, the tests and their false-rejection rates for a correct
+    mechanism are: the mean of u within ±6·√(2/N) and the mean of |u| within 1 ± 6/√N (normal
+    approximation, about 2·10⁻⁹ each); the largest |u|, against the Chernoff-type bound
+    Pr[max |u| < c] ≤ exp(−N e^(−c)) (≤ 10⁻⁸); the count of |u| ≥ 4 (after dividing by the
+    mean of |u|), in a two-sided Chernoff band (10⁻⁸ each side); the Kolmogorov–Smirnov gap
+    against Lap(1) after the same division, at the DKW bound 2e^(−2Nx²) (10⁻⁸; estimating the
+    scale only makes the gap smaller); and, for independence, every correlation of u and of |u|
+    between two coordinates and between successive draws within ±6/√4000 (about 2·10⁻⁹ each).
     """
-    if not isinstance(got, _Releases):
+    if not isinstance(got, dict) or not ({"values", "returned_none", "mutates_input"} & set(got)):
         return "the function must return the released value(s)."
-    true, b = expected["true"], expected["scale"]
-    values = got.values
+    if got.get("returned_none"):
+        return "your function returned None: did you forget `return`?"
+    if got.get("mutates_input"):
+        return ("it changes true_answer in place (true_answer += noise): the caller's true answer then drifts with "
+                "every release. Return true_answer + noise, a new array.")
+    true, b = np.asarray(expected["true"], dtype=float), expected["scale"]
+    values = np.asarray(got["values"], dtype=float)
     if values.shape[1:] != true.shape:
         want = "one number" if true.ndim == 0 else f"an array of shape {true.shape}, one value per coordinate"
         return f"it should return {want}, like true_answer; it returned shape {values.shape[1:] or '()'}."
@@ -164,26 +298,41 @@ def _diagnose(got, expected) -> str | None:
     noise = values - true
     if np.all(noise == 0):
         return "it adds no noise at all: Definition 3.3 adds Lap(Δf/ε) to the true answer."
-    if not got.reproducible:
+    if not got.get("reproducible", False):
         return ("called twice with generators seeded alike, it gave different releases: draw the noise from the "
                 "rng argument (rng.laplace(...)), not from a fresh or global generator.")
-    if true.ndim >= 1 and true.size > 1 and np.allclose(noise, noise.reshape(len(noise), -1)[:, :1].reshape(
-            (len(noise),) + (1,) * true.ndim)):
+    if np.all(noise == noise[:1]):
+        return ("every call returned the same release: the noise never changes, as from a generator seeded anew "
+                "inside the function. Draw the noise from the rng argument, which moves on at each call.")
+    draws = noise.reshape(len(noise), -1)
+    if draws.shape[1] > 1 and np.allclose(draws, draws[:, :1]):
         return ("every coordinate got the same noise. Definition 3.3 adds independent Y₁, …, Y_k, one per "
                 "coordinate: draw an array of noise with the shape of true_answer.")
     n = noise.size
     if not np.any(true == 0) and np.allclose(values.mean(), 0, atol=BAND * b * math.sqrt(2 / n)) \
             and abs(noise.mean()) > BAND * b * math.sqrt(2 / n):
         return "it returns the noise alone: the mechanism adds the noise TO the true answer."
-    u = noise / b
+    u = draws / b
     if abs(u.mean()) > BAND * math.sqrt(2 / n):
         return "its noise is not centred at 0 (the releases are biased): Lap(b) has mean 0."
+    shape = _shape_problem(u)
+    if shape is not None and shape.startswith("bounded"):
+        return shape
+    problem = _dependence_problem(u) or shape
+    if problem is not None:
+        return problem
     spread = float(np.abs(u).mean())
-    if abs(spread - 1) <= BAND / math.sqrt(n):
-        return None
+    if abs(spread - 1) > BAND / math.sqrt(n):
+        return _scale_problem(spread, n, b, expected)
+    return None
+
+
+def _scale_problem(spread: float, n: int, b: float, expected) -> str:
+    """The named scale mistake that E|u| = ``spread`` matches, or what the scale is off by."""
     sens, eps = expected["sensitivity"], expected["epsilon"]
     wrong_scales = [
-        (eps / sens, "ε/Δf", "its noise has scale ε/Δf: upside down, the scale is b = Δf/ε (smaller ε, more noise)."),
+        (eps / sens, "ε/Δf", "its noise has scale ε/Δf: upside down, the scale is Δf divided by ε (smaller ε, "
+                             "more noise)."),
         (sens, "Δf", "its noise has scale Δf: you forgot to divide by ε."),
         (sens * eps, "Δf·ε", "its noise has scale Δf·ε: the scale is Δf divided by ε, not multiplied."),
         (1 / eps, "1/ε", "its noise has scale 1/ε: you left out the sensitivity Δf (b = Δf/ε)."),
@@ -207,36 +356,54 @@ def _diagnose(got, expected) -> str | None:
             "Use numpy's rng.laplace(0, b, size=...) with b = Δf/ε.")
 
 
+@exercise(prompt="Write `my_laplace_mechanism(true_answer, sensitivity, epsilon, rng)`: Definition 3.3 in numpy. "
+                 "`true_answer` is one number or a numpy array of k numbers; return the noisy answer with the same "
+                 "shape. Draw the noise from the generator `rng` you are given (`rng.laplace(loc, scale, size=...)`), "
+                 "and do not call `dp.laplace_mechanism` or `dp.laplace_scale`: the checker refuses them. It runs "
+                 "your function on six hidden cases (one count, a clipped sum, overlapping counts, a histogram, "
+                 "several Δf and ε), 4,000 times each with a seeded generator, tests the noise's centre, scale, "
+                 "shape (its whole distribution against Lap(b)) and independence, and tells you which case fails "
+                 "and which property is broken.",
+          title="write the mechanism", kind="function")
 def check_my_laplace_mechanism(function) -> Feedback:
     """Ch. 03, exercise 4: the student writes ``my_laplace_mechanism(true_answer, sensitivity, epsilon, rng)``,
     Definition 3.3, without calling dpteach's Laplace mechanism or its scale.
 
-    Six hidden cases (one count, a clipped sum, overlapping counts, a histogram, Δf ≠ 1, several ε);
-    each calls the function 4,000 times with one seeded generator and tests, on the pooled standardised
-    noise, the centre (mean 0) and the scale (E|Y| = b = Δf/ε) in 6-standard-error bands: a correct
-    function fails with probability under 3·10⁻⁸ over the whole check (see ``_diagnose``), and the seeds
-    are fixed, so a verdict never changes between runs. A failure names the case and, when it matches
-    one, the mistake: scale ε/Δf, Δf or Δf·ε, no Δf, the standard deviation used for the scale,
-    Gaussian noise, the same noise in every coordinate, the noise without the true answer, noise not
-    drawn from the ``rng`` argument, or a wrong shape.
+    Six hidden cases (one count, a clipped sum, overlapping counts, a histogram, Δf ≠ 1, several ε;
+    vectors as numpy arrays); each calls the function 4,000 times with one seeded generator (the
+    runner :func:`run_mechanism`) and tests the pooled standardised noise u = (release − f(x))/b:
+    its centre, its scale E|u| = 1, its shape against Lap(1) (no bound on the noise, tail counts
+    at 4b, the Kolmogorov–Smirnov gap) and the independence of its coordinates and of successive
+    calls (see ``_diagnose``). A correct function fails with probability under 10⁻⁶ over the whole
+    check (about 90 statistics: those judged by exact bounds at 10⁻⁸ each, those judged by a normal
+    approximation at 6 standard errors, about 2·10⁻⁹ each), and the seeds are fixed, so a verdict
+    never changes between runs. A failure names the case and the property broken: a wrong shape,
+    bounded noise, too light tails (Gaussian noise), too heavy tails (a mixture), a wrong scale
+    (ε/Δf, Δf, Δf·ε, no Δf, the standard deviation used for the scale), correlated coordinates or
+    successive calls, the same noise in every coordinate, the noise without the true answer, noise
+    not drawn from the ``rng`` argument, or a wrong shape of the output.
     """
     task = "my_laplace_mechanism(true_answer, sensitivity, epsilon, rng)"
-    if function is None or function is Ellipsis or not callable(function):
+    if function is None or function is Ellipsis:
         return check_function(function, [], task=task, success="")
-    try:
-        first = function(42.0, 1.0, 1.0, np.random.default_rng(0))
-    except Exception:   # the student's code: check_function below reports the error with its case
-        first = 0.0
-    if first is None or first is Ellipsis:
-        return Feedback(None, f"Not answered yet: {task} returns nothing (write its body, with a `return`, "
-                              "and run the cell again).")
+    if not hasattr(function, "run_cases"):
+        if not callable(function):
+            return check_function(function, [], task=task, success="")
+        try:
+            first = function(42.0, 1.0, 1.0, np.random.default_rng(0))
+        except Exception:   # the student's code: check_function below reports the error with its case
+            first = 0.0
+        if first is None or first is Ellipsis:
+            return Feedback(None, f"Not answered yet: {task} returns nothing (write its body, with a `return`, "
+                                  "and run the cell again).")
     return check_function(
-        _run(function), _mechanism_cases(), task=task,
+        function, _mechanism_cases(), task=task,
         success="f(x) + Lap(Δf/ε) independently in each coordinate: Definition 3.3, in two lines of numpy.",
         same=lambda got, expected: _diagnose(got, expected) is None,
         forbidden=("laplace_mechanism", "laplace_scale", "textbook_laplace_mechanism", "textbook_laplace",
                    "release_counting_queries", "discrete_laplace_mechanism", "gaussian_mechanism"),
-        describe=lambda case, got: _capitalised(_diagnose(got, case.expected) or ""))
+        describe=lambda case, got: _capitalised(_diagnose(got, case.expected) or ""),
+        runner=run_mechanism)
 
 
 def _capitalised(text: str) -> str:

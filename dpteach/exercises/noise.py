@@ -5,11 +5,14 @@ from __future__ import annotations
 import math
 
 from ..discrete import discrete_laplace_scale, discrete_laplace_variance
-from ._base import Feedback, Mistake, compare
+from ._base import Feedback, Mistake, compare, exercise
 
 __all__ = ["check_discrete_laplace_variance", "check_audit_epsilon"]
 
 
+@exercise(prompt="A count (Δf = 1) is released with the discrete Laplace mechanism at ε = {epsilon:g}. What is the "
+                 "variance of its noise? Give 3 significant figures.",
+          homework={"epsilon": (0.25, 1.0, 2.0)}, figures=3)
 def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 09, exercise 1: the variance of the discrete Laplace noise on a count (Δf = 1) at ε = 0.5."""
     scale = discrete_laplace_scale(1, epsilon)
@@ -18,19 +21,24 @@ def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
     wrong_alpha = math.exp(-1 / epsilon)                      # α = e^(−Δf/ε) instead of e^(−ε/Δf)
     mistakes = [
         Mistake(2 * float(scale) ** 2, "that is the continuous Laplace's variance 2(Δf/ε)². The discrete "
-                                       "Laplace has variance 2α/(1 − α)² with α = e^(−ε/Δf), a little less."),
+                                       "Laplace's variance is a little less."),
         Mistake(math.sqrt(expected), "that is the standard deviation. The question asks for the variance."),
-        Mistake(alpha / (1 - alpha) ** 2, "the factor 2 is missing: the noise is two-sided, 2α/(1 − α)²."),
+        Mistake(alpha / (1 - alpha) ** 2, "the factor 2 is missing: the noise is two-sided."),
         Mistake(2 * wrong_alpha / (1 - wrong_alpha) ** 2, "that uses α = e^(−Δf/ε). The ratio is α = e^(−ε/Δf)."),
-        Mistake(2 * alpha / (1 - alpha), "the square is missing: 2α/(1 − α)²."),
+        Mistake(2 * alpha / (1 - alpha), "the square is missing: (1 − α) is squared in the "
+                                                   "denominator."),
     ]
     return compare(answer, expected,
                    f"α = e^(−ε/Δf) = {alpha:.4f}, so 2α/(1 − α)² = {expected:.4f}: a little below the continuous "
                    f"Laplace's 2(Δf/ε)² = {2 * float(scale) ** 2:g}.",
-                   "The discrete Laplace with α = e^(−ε/Δf) has variance 2α/(1 − α)².", rel=1e-3,
-                   mistakes=mistakes)
+                   "The discrete Laplace is a two-sided geometric with ratio α = e^(−ε/Δf): sum k²·Pr[Y = k] over "
+                   "the integers, or use the chapter's formula for its variance.", figures=3, mistakes=mistakes)
 
 
+@exercise(prompt="An audit of a claim with δ = {delta:g} finds, for one event S, the lower bound L_x(S) = {lower:.2f} on "
+                 "Pr[M(x) ∈ S] and the upper bound U_y(S) = {upper:.2f} on Pr[M(y) ∈ S]. What is the largest ε this "
+                 "event proves violated? Give 4 significant figures.",
+          homework={"lower": (0.25, 0.4), "upper": (0.05, 0.12), "delta": (0.005, 0.02)}, figures=4)
 def check_audit_epsilon(answer, lower: float = 0.30, upper: float = 0.09, delta: float = 0.01) -> Feedback:
     """Ch. 09, exercise 2: the largest ε an audit proves violated from L_x(S) = 0.30, U_y(S) = 0.09, δ = 0.01."""
     expected = math.log((lower - delta) / upper)
@@ -40,7 +48,7 @@ def check_audit_epsilon(answer, lower: float = 0.30, upper: float = 0.09, delta:
                                                    "from L_x."),
         Mistake(math.log(lower / (upper + delta)), "δ is added to U_y. It sits outside the factor e^ε: "
                                                    "L_x > e^ε·U_y + δ."),
-        Mistake((lower - delta) / upper, "that is e^ε, the ratio. Take its natural logarithm."),
+        Mistake((lower - delta) / upper, "that is the ratio bound e^ε, not ε itself."),
         Mistake(math.log10((lower - delta) / upper), "that uses log10. ε is a natural logarithm."),
         Mistake(math.log(upper / (lower - delta)), "the ratio is upside down: (L_x − δ)/U_y, the lower bound on "
                                                    "x over the upper bound on y."),
@@ -48,5 +56,5 @@ def check_audit_epsilon(answer, lower: float = 0.30, upper: float = 0.09, delta:
     return compare(answer, expected,
                    f"L_x > e^ε′·U_y + δ holds for every ε′ < ln((L_x − δ)/U_y) = ln({lower - delta:.2f}/{upper:g}) "
                    f"= {expected:.4f}: a claim of ε = 1 is refuted, one of ε = 1.2 is not.",
-                   "Solve L_x = e^ε·U_y + δ for ε: subtract δ first, then divide and take the log.", rel=1e-3,
+                   "(ε, δ)-DP allows L_x ≤ e^ε·U_y + δ: find the ε at which this event breaks that.", figures=4,
                    mistakes=mistakes)

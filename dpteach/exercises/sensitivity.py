@@ -2,39 +2,56 @@
 
 from __future__ import annotations
 
+import math
+from functools import partial
+
 import numpy as np
 
 from ..sensitivity import l1_sensitivity, l2_sensitivity, neighbour_differences
-from ._base import Case, Feedback, Mistake, check_function, compare, matching_mistake
+from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake
 
 __all__ = ["check_count_and_sum_sensitivity", "check_l2_sensitivity_of_counts", "check_my_l1_sensitivity"]
 
 
-def check_count_and_sum_sensitivity(answer) -> Feedback:
+@exercise(prompt="A statistics office releases two numbers together: the number of people aged {threshold} or over, "
+                 "and the sum of all ages clipped to [0, {clip}], over a universe of ages 0, 1, …, 100. What is the "
+                 "ℓ1-sensitivity of the pair? (Think of the one person who moves both numbers furthest.) "
+                 "Give a whole number.",
+          homework={"clip": (50, 80, 90), "threshold": (60, 70)})
+def check_count_and_sum_sensitivity(answer, clip: int = 100, threshold: int = 65) -> Feedback:
     """Ch. 01, exercise 1: a count of people aged 65+ released together with the sum of all ages
     clipped to [0, 100]: what is the ℓ1-sensitivity of the pair?"""
     ages = np.arange(0, 101)
-    clipped = np.clip(ages, 0, 100)
-    expected = l1_sensitivity(lambda x: np.array([x[ages >= 65].sum(), x @ clipped]), ages, max_size=1)
+    clipped = np.clip(ages, 0, clip)
+    expected = l1_sensitivity(lambda x: np.array([x[ages >= threshold].sum(), x @ clipped]), ages, max_size=1)
     count_change, sum_change = 1.0, float(clipped.max())
     mistakes = [
-        Mistake(max(count_change, sum_change),
-                "that is the change of the sum alone (the larger of the two changes, or close to the "
-                "Euclidean length of both). Definition 3.1 uses the ℓ1 norm: add the changes of the two numbers."),
+        Mistake(sum_change, "that is the change of the sum alone (the larger of the two changes, ℓ∞). "
+                            "Definition 3.1 uses the ℓ1 norm: add the changes of the two numbers."),
+        Mistake(math.hypot(count_change, sum_change), "that is the Euclidean (ℓ2) length of the change. Definition "
+                                                      "3.1 uses the ℓ1 norm: add the changes of the two numbers."),
         Mistake(count_change, "that is the change of the count alone; the same person also moves the sum."),
         Mistake(2 * count_change, "a clipped sum is not a count: one record can move it by as much as the "
                                   "clipping bound."),
         Mistake(2 * (count_change + sum_change),
                 "that doubles the change, as if one person were removed and another added. Definition 3.1's "
                 "neighbours differ by adding or removing ONE record."),
+        Mistake(float(threshold) + count_change, "the threshold of the count is not what the sum can move by: "
+                                                 "one record moves a clipped sum by up to the clipping bound."),
+        Mistake(float(ages.max()) + count_change, "an age above the clipping bound is clipped before it is "
+                                                  "summed: one record moves the sum by at most the bound."),
     ]
     return compare(answer, expected,
-                   f"one person aged 65+ can move the count by 1 and the sum by 100 at once: "
-                   f"Δf = 1 + 100 = {expected:g}.",
+                   f"one person aged {max(threshold, clip)}+ can move the count by 1 and the sum by {clip} at once: "
+                   f"Δf = 1 + {clip} = {expected:g}.",
                    "Think of the one person who moves both coordinates as far as possible, "
-                   "and add the two changes (ℓ1 norm).", mistakes=mistakes)
+                   "and add the two changes (ℓ1 norm).", figures=None, mistakes=mistakes)
 
 
+@exercise(prompt="{k} counting queries that one person can change all at once: \"age ≥ t\" for {k} different "
+                 "thresholds t (in the chapter, t = 10, 20, …, 90). Their ℓ1-sensitivity is {k}. What is their "
+                 "ℓ2-sensitivity? Give 3 significant figures.",
+          homework={"k": (4, 5, 12, 16)}, figures=3)
 def check_l2_sensitivity_of_counts(answer, k: int = 9) -> Feedback:
     """Ch. 01, exercise 2: ℓ2-sensitivity of k = 9 counting queries that one person can all change."""
     universe = np.arange(2)
@@ -45,31 +62,69 @@ def check_l2_sensitivity_of_counts(answer, k: int = 9) -> Feedback:
                           "sum of squares."),
         Mistake(float(k * k), "you squared the number of queries. Each change is 1, so the sum of squares "
                               "is k, and the ℓ2 norm takes its square root."),
-        Mistake(1.0, "that is the change of one count (or the largest single change, the ℓ∞ norm). "
-                     "All nine counts move at once; take the Euclidean length of the whole change."),
+        Mistake(1.0, f"that is the change of one count (or the largest single change, the ℓ∞ norm). "
+                     f"All {k} counts move at once; take the Euclidean length of the whole change."),
+        Mistake(k / 2, "that halves the ℓ1-sensitivity; the ℓ2 norm is a square root of the sum of squares."),
     ]
     return compare(answer, expected,
                    f"each of the {k} counts moves by 1, so ‖·‖₂ = √{k} = {expected:g} (ℓ1 would be {k}).",
                    "Each count can move by 1 at the same time; take the Euclidean length of that change.",
-                   mistakes=mistakes)
+                   figures=3, mistakes=mistakes)
 
 
 # -- a function the student writes: ℓ1-sensitivity by enumeration -------------------------------
 
+def count_records(x: np.ndarray) -> float:
+    """A count: the number of records."""
+    return float(x.sum())
+
+
+def weighted_sum(x: np.ndarray, weights: np.ndarray) -> float:
+    """The sum of the records' values, ``weights`` being each record type's (clipped) value."""
+    return float(x @ weights)
+
+
+def histogram_query(x: np.ndarray) -> np.ndarray:
+    """A histogram: the counts themselves."""
+    return x.astype(float)
+
+
+def linear_counts(x: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Counting queries given by a 0/1 (or signed) matrix: one row per query."""
+    return (matrix @ x).astype(float)
+
+
+def falling_query(x: np.ndarray) -> float:
+    """A query that falls when a record of type 0 is added: x[1] − 2·x[0]."""
+    return float(x[1] - 2 * x[0])
+
+
+def size_squared(x: np.ndarray) -> float:
+    """The number of records, squared: its change grows with the size of the database."""
+    return float(x.sum()) ** 2
+
+
 def _sensitivity_cases() -> list[Case]:
-    """The hidden cases: each query, universe and max_size, with Δf from dpteach's enumeration."""
+    """The hidden cases: each query, universe and max_size, with Δf from dpteach's enumeration.
+
+    The queries are module-level functions (or partials of them), so the cases can be sent to a
+    grading process. Case 2 has coordinates that move in opposite directions: the absolute value
+    of the summed change is 0 there, and only the sum of the absolute changes gives Δf.
+    """
     three = np.array([0, 1, 2])
     values = np.array([-2.0, 3.0, 9.0])
     overlapping = np.array([[1, 1, 1], [0, 1, 1], [0, 0, 1]])
+    opposite = np.array([[1, -1, 0], [-1, 1, 0]])
     queries = [
-        ("a count over 3 record types", lambda x: x.sum(), three, 2),
-        ("a sum of the values -2, 3, 9 clipped to [0, 5]", lambda x: x @ np.clip(values, 0, 5), values, 2),
-        ("a histogram: f(x) = x over 4 record types", lambda x: x.astype(float), np.arange(4), 2),
-        ("3 overlapping counts that one record can all change", lambda x: overlapping @ x, three, 2),
-        ("a query that falls when a record is added: f(x) = x[1] − 2·x[0]",
-         lambda x: float(x[1] - 2 * x[0]), three, 2),
-        ("a query whose change grows with the size: f(x) = (number of records)²",
-         lambda x: float(x.sum()) ** 2, three, 3),
+        ("a count over 3 record types", count_records, three, 2),
+        ("two coordinates that move in opposite directions: f(x) = (x₀ − x₁, x₁ − x₀)",
+         partial(linear_counts, matrix=opposite), three, 2),
+        ("a sum of the values -2, 3, 9 clipped to [0, 5]", partial(weighted_sum, weights=np.clip(values, 0, 5)),
+         values, 2),
+        ("a histogram: f(x) = x over 4 record types", histogram_query, np.arange(4), 2),
+        ("3 overlapping counts that one record can all change", partial(linear_counts, matrix=overlapping), three, 2),
+        ("a query that falls when a record is added: f(x) = x[1] − 2·x[0]", falling_query, three, 2),
+        ("a query whose change grows with the size: f(x) = (number of records)²", size_squared, three, 3),
     ]
     return [Case(label, (f, universe, max_size), expected=l1_sensitivity(f, universe, max_size))
             for label, f, universe, max_size in queries]
@@ -87,6 +142,10 @@ def _known_sensitivity_mistakes(case: Case, got) -> str:
                                                       "absolute changes of all k coordinates (ℓ1)."),
         (np.abs(change).max(), "it looks like the largest change of a single coordinate (ℓ∞); Definition 3.1 "
                                "adds the absolute changes of all coordinates."),
+        (np.abs(change.sum(axis=1)).max(), "it looks like the absolute value of the summed change |Σᵢ (f(y)ᵢ − "
+                                           "f(x)ᵢ)|: coordinates that move in opposite directions cancel there. "
+                                           "Definition 3.1's ℓ1 norm takes each coordinate's absolute change, "
+                                           "then adds them."),
         (change.sum(axis=1).max(), "it looks like the signed change f(y) − f(x); take absolute values, since "
                                    "a record can also make the answer fall."),
         (np.abs(change[from_empty]).sum(axis=1).max(), "it looks like you only compared the empty database "
@@ -106,14 +165,24 @@ def _known_sensitivity_mistakes(case: Case, got) -> str:
            "and take the largest ‖f(y) − f(x)‖₁."
 
 
+@exercise(prompt="Write `my_l1_sensitivity(f, universe, max_size)`: the ℓ1-sensitivity of Definition 3.1 by listing "
+                 "every database with at most `max_size` records over `universe` and each of its neighbours with one "
+                 "more record. `f` takes a histogram (a numpy array of counts) and returns a number or an array of k "
+                 "numbers; `universe` is a numpy array of the record types. You may use `dp.all_databases`; you may "
+                 "not call `dp.l1_sensitivity`, `dp.l2_sensitivity`, `dp.neighbour_differences` or its reference "
+                 "version (the checker refuses them). The checker runs your function on seven hidden queries and "
+                 "names the first one it gets wrong.",
+          title="write the enumeration", kind="function")
 def check_my_l1_sensitivity(function) -> Feedback:
     """Ch. 01, exercise 3: the student writes ``my_l1_sensitivity(f, universe, max_size)``, the
     ℓ1-sensitivity of Definition 3.1 by enumeration, without calling dpteach's own.
 
-    The hidden cases are six queries (a count, a clipped sum, a histogram, overlapping counts, a
-    query that falls, a query whose change grows with the size); a failure names the case and,
-    when the returned value matches one, the known mistake (ℓ2 or ℓ∞ for ℓ1, a signed change,
-    only the empty database as the smaller one).
+    The hidden cases are seven queries (a count, two coordinates that move in opposite directions,
+    a clipped sum, a histogram, overlapping counts, a query that falls, a query whose change grows
+    with the size); a failure names the case and, when the returned value matches one, the known
+    mistake (ℓ2 or ℓ∞ for ℓ1, the absolute value taken after the sum, a signed change, only the
+    empty database as the smaller one). The queries are module-level functions, so the cases can
+    be sent to a grading process.
     """
     return check_function(
         function, _sensitivity_cases(), task="my_l1_sensitivity(f, universe, max_size)",
