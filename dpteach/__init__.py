@@ -87,6 +87,14 @@ from .dpsgd import (
     noisy_gradient_sum,
 )
 from .estimate import Estimate, EstimateTable, detection_probability, fraction_estimate, mean_estimate
+from .exact_composition import (
+    CompositionTotals,
+    exact_laplace_epsilon,
+    gaussian_zcdp_rho,
+    laplace_composition,
+    releases_within,
+    zcdp_to_dp,
+)
 from .floating import (
     FloatingPointAttack,
     floating_point_attack,
@@ -131,6 +139,15 @@ from .generalized_gaussian import (
     simulate_noise_errors,
     sparse_vector_refinement,
 )
+from .hypothesis import (
+    EmpiricalTradeoff,
+    TradeoffSampler,
+    best_success,
+    dp_tradeoff_limit,
+    laplace_threshold_test,
+    laplace_tradeoff,
+    protection_epsilon,
+)
 from .laplace import (
     ProofSteps,
     laplace_cdf,
@@ -151,6 +168,14 @@ from .local import (
     randomized_response_probability,
     randomized_response_variance,
 )
+from .reconstruction import (
+    ReconstructionResult,
+    ReconstructionSweep,
+    least_squares_decoder,
+    reconstruct,
+    reconstruction_attack,
+    subset_queries,
+)
 from .selection import (
     exponential_mechanism,
     exponential_mechanism_bound,
@@ -168,33 +193,6 @@ from .sensitivity import (
     replace_one_sensitivity,
 )
 from .source import show_source
-from .threshold import above_threshold, above_threshold_accuracy, above_threshold_probabilities, sparse_vector
-# chapter 11: what ε promises, and what it does not
-from .exact_composition import (
-    CompositionTotals,
-    exact_laplace_epsilon,
-    gaussian_zcdp_rho,
-    laplace_composition,
-    releases_within,
-    zcdp_to_dp,
-)
-from .hypothesis import (
-    EmpiricalTradeoff,
-    TradeoffSampler,
-    best_success,
-    dp_tradeoff_limit,
-    laplace_threshold_test,
-    laplace_tradeoff,
-    protection_epsilon,
-)
-from .reconstruction import (
-    ReconstructionResult,
-    ReconstructionSweep,
-    least_squares_decoder,
-    reconstruct,
-    reconstruction_attack,
-    subset_queries,
-)
 from .sparse_variants import (
     Counterexample,
     above_threshold_runs,
@@ -202,6 +200,7 @@ from .sparse_variants import (
     counterexample,
     first_above,
 )
+from .threshold import above_threshold, above_threshold_accuracy, above_threshold_probabilities, sparse_vector
 
 __version__ = "0.1.0"
 

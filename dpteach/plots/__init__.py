@@ -12,6 +12,7 @@ from .attack import AttackSuccessFigure
 from .composition import AdvancedCompositionFigure, AveragingFigure, BudgetFigure, PostProcessingFigure
 from .counting import CountErrorBySizeFigure, CountingVsHistogramFigure
 from .dpsgd import DPSGDFigure
+from .exact_composition import ExactCompositionFigure
 from .gaussian import (
     ErrorTradeoffFigure,
     GaussianCalibrationFigure,
@@ -20,14 +21,13 @@ from .gaussian import (
     SensitivityNormsFigure,
     SparseVectorFigure,
 )
+from .hypothesis import TradeoffFigure
 from .laplace import LaplaceDensityFigure, PrivacyLossFigure, TailFigure
 from .local import LocalCentralFigure, LocationDensityFigure
 from .noise import AuditFigure, DiscreteLaplaceFigure, FloatGapsFigure
+from .reconstruction import ReconstructionFigure
 from .selection import AboveThresholdFigure, ExponentialMechanismFigure, NoisyMaxFigure
 from .sensitivity import ChangeBySizeFigure, NeighbourChangesFigure
-from .exact_composition import ExactCompositionFigure
-from .hypothesis import TradeoffFigure
-from .reconstruction import ReconstructionFigure
 from .sparse_variants import VariantAuditFigure
 
 __all__ = [

@@ -27,6 +27,7 @@ from .counting import (
     counting_vs_histogram,
 )
 from .dpsgd import dpsgd_accuracy
+from .exact_composition import composition_compared
 from .gaussian import (
     error_tradeoff,
     gaussian_calibration,
@@ -34,6 +35,7 @@ from .gaussian import (
     privacy_delta_slider,
     sensitivity_norms,
 )
+from .hypothesis import tradeoff_region
 from .laplace import (
     laplace_density,
     privacy_loss,
@@ -46,6 +48,7 @@ from .precomputed import (
     PrecomputedView,
     precomputed,
 )
+from .reconstruction import reconstruction_attack
 from .selection import (
     above_threshold_stream,
     exponential_choice,
@@ -55,10 +58,6 @@ from .sensitivity import (
     clipped_sum_sensitivity,
     counting_queries_sensitivity,
 )
-
-from .exact_composition import composition_compared
-from .hypothesis import tradeoff_region
-from .reconstruction import reconstruction_attack
 
 __all__ = [
     "Interactive",
