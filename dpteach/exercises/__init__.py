@@ -47,11 +47,13 @@ from .counting import (
     check_derived_count_std,
     check_overlapping_bands_sensitivity,
 )
+from .exact_composition import check_exact_releases
 from .gaussian import (
     check_gaussian_sigma_for_counts,
     check_generalized_gaussian_variance,
     check_laplace_delta,
 )
+from .hypothesis import check_attribute_success, check_laplace_best_beta
 from .laplace import (
     check_epsilon_for_std,
     check_my_laplace_cdf,
@@ -68,6 +70,7 @@ from .noise import (
     check_audit_epsilon,
     check_discrete_laplace_variance,
 )
+from .reconstruction import check_reconstruction_noise
 from .selection import (
     check_above_threshold_alpha,
     check_exponential_probability,
@@ -78,6 +81,7 @@ from .sensitivity import (
     check_l2_sensitivity_of_counts,
     check_my_l1_sensitivity,
 )
+from .sparse_variants import check_unnoised_threshold_ratio
 
 __all__ = [
     "EXERCISES",
@@ -126,4 +130,9 @@ __all__ = [
     "check_count_and_sum_sensitivity",
     "check_l2_sensitivity_of_counts",
     "check_my_l1_sensitivity",
+    "check_exact_releases",
+    "check_attribute_success",
+    "check_laplace_best_beta",
+    "check_reconstruction_noise",
+    "check_unnoised_threshold_ratio",
 ]
