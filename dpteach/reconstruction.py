@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
+from ._special import ndtr
 
 _WHY_N = "n secret bits, at least 2"
 _WHY_M = "m subset-sum queries, at least 1"
@@ -182,3 +183,24 @@ class ReconstructionSweep:
         exact, spread = self._exact[m], self._spread[m]
         out = np.array([np.mean(((exact + b * spread) >= 0.5) == self.secrets) for b in bs])
         return out if np.ndim(noise_scale) else out[0]
+
+
+def predicted_reconstruction_rate(n: int, m: int, noise_scale: float, rng: np.random.Generator | None = None) -> float:
+    """The fraction of bits least squares recovers, by the normal approximation, for one random query matrix.
+
+    The least-squares error of bit i is e_i = (P u)_i for the noise u (P = A⁺): a weighted sum of m
+    independent Lap(b) variables, nearly normal with variance 2b²·Σ_j P_ij². Rounding at ½ is
+    right iff e_i < ½ (for a 0) or e_i > −½ (for a 1), so
+
+    .. math:: \\text{rate} \\approx \\frac{1}{n} \\sum_i Φ\\!\\left(\\frac{1/2}{b \\sqrt{2 Σ_j P_{ij}^2}}\\right) .
+
+    With m ≥ n exact answers (b = 0) every bit is recovered (rate 1).
+    """
+    nn = _validate.integer("n", n, low=2, high=5_000, why=_WHY_N)
+    mm = _validate.integer("m", m, low=1, high=50_000, why=_WHY_M)
+    b = _validate.real("noise_scale", noise_scale, low=0.0, low_open=False, why="the Laplace scale b ≥ 0 of each answer")
+    p = least_squares_decoder(subset_queries(nn, mm, _validate.rng(rng)))
+    if b == 0:
+        return 1.0 if mm >= nn else float("nan")
+    spread = b * np.sqrt(2 * np.einsum("ij,ij->i", p, p, optimize=False))
+    return float(np.mean(ndtr(0.5 / spread)))
