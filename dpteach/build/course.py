@@ -1,0 +1,284 @@
+"""The course edition: what an instructor who grades hands out, and what they keep.
+
+    python -m dpteach.build course [--seed N] [--chapters 03 05 ...] [--book] [--offline]
+                                   [--repo URL] [--hub URL] [--branch main] [--out build/course]
+
+writes ``build/course/`` (or ``--out``)::
+
+    students/notebooks/NN_name.ipynb   HAND OUT: every chapter, without a single solution
+    students/book/                     HAND OUT (with --book): the HTML book of those notebooks
+    course.json                        KEEP: the seed and every homework exercise's parameters (the grader reads it)
+    instructor/answers.md              KEEP: every homework answer, exercise by exercise
+
+The students' notebooks are the chapters with their solutions taken out (no folded block, no
+code, no output), and every numeric exercise re-posed with parameter values of the course's own,
+drawn from the registry's alternatives (:data:`dpteach.exercises.EXERCISES`) by a generator seeded
+with the course's seed: the prompt says the new numbers and the checker call in the answer cell
+passes them, so the feedback a student gets while working is the grader's. A chapter's worked
+solution therefore never gives a homework number. Code the chapters show that would answer a
+function exercise (``dp.show_source`` of a function the student is asked to write, in any chapter)
+is left out of this edition. The seed is recorded in ``course.json``: building again with it gives
+the same homework; a new seed (the default draws one) gives another.
+
+Grade the collected notebooks with ``python -m dpteach.build grade --course build/course/course.json
+SUBMISSIONS...`` (:mod:`dpteach.build.grading`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import json
+import re
+import secrets
+import shutil
+import sys
+from pathlib import Path
+
+from . import editions
+from .paths import Project
+
+POINTS = {"value": 1, "choice": 1, "function": 2}
+#: A cell tagged so belongs to the self-study edition only (e.g. "the solution is folded just under it").
+SELF_STUDY = "self-study-only"
+_EXERCISES_SECTION = re.compile(r"^## Exercises\s*$", re.M)
+_SHOW_SOURCE = re.compile(r"dp\.show_source\(\s*dp\.([A-Za-z_][\w.]*)\s*\)")
+
+
+class _Probe:
+    """A stand-in for a student's function: the checker hands it its cases, and it records which
+    dpteach functions the exercise forbids (it answers no case, so the checker's verdict is ignored)."""
+
+    def __init__(self) -> None:
+        self.forbidden: tuple[str, ...] = ()
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("the probe is never called")
+
+    def run_cases(self, cases, runner, forbidden):
+        self.forbidden = tuple(forbidden)
+        return []
+
+
+def forbidden_names(checker) -> tuple[str, ...]:
+    """The dpteach functions a function exercise's checker refuses (what the student must write)."""
+    probe = _Probe()
+    checker(probe)
+    return probe.forbidden
+
+
+def has_exercises(nb) -> bool:
+    return any(cell["cell_type"] == "markdown" and _EXERCISES_SECTION.search(editions.source(cell)) for cell in nb["cells"])
+
+
+def draw_params(spec, rng) -> dict:
+    """One value of each homework parameter, drawn from the spec's alternatives."""
+    return {name: values[int(rng.integers(len(values)))] for name, values in spec.homework.items()}
+
+
+def _literal(value) -> str:
+    return repr(float(value)) if isinstance(value, float) else repr(value)
+
+
+def _call_with(call: str, params: dict) -> str:
+    """The checker call with the course's parameters as keyword arguments (replacing any the chapter passed)."""
+    node = ast.parse(call).body[0].value
+    kept = [k for k in node.keywords if k.arg not in params]
+    args = [ast.unparse(a) for a in node.args] + [ast.unparse(k) for k in kept]
+    args += [f"{name}={_literal(value)}" for name, value in params.items()]
+    return f"{ast.unparse(node.func)}({', '.join(args)})"
+
+
+def _note(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {"slideshow": {"slide_type": "skip"}}, "source": text}
+
+
+def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[dict, list[dict]]:
+    """One chapter for a course: (the students' notebook, its homework exercises for the manifest).
+
+    ``withheld`` maps a dpteach function a homework asks students to write to where it is asked
+    ("chapter 03, Exercise 4"); a cell showing its source is replaced by a short note.
+    """
+    import numpy as np
+
+    from dpteach.exercises import EXERCISES
+
+    nb = copy.deepcopy(nb)
+    cells = nb["cells"]
+    found = editions.exercises(nb, stem)
+    homework = has_exercises(nb)
+    manifest = []
+    drop = set()
+    for exercise in found:
+        spec = EXERCISES.get(exercise.checker)
+        if spec is None:
+            raise ValueError(f"{stem}, {exercise.name}: {exercise.checker} is not a registered exercise")
+        if exercise.prompt != spec.render().strip():
+            raise ValueError(f"{stem}, {exercise.name}: the chapter's prompt differs from the registry's "
+                             f"({spec.name}); make them one text")
+        rng = np.random.default_rng([seed, int(stem[:2]), exercise.number])
+        params = draw_params(spec, rng) if homework else {}
+        prompt_cell = cells[exercise.prompt_cell]
+        text = editions.source(prompt_cell)
+        label = editions._PROMPT.search(text)
+        prompt_cell["source"] = text[:label.end()] + spec.render(**params)   # the prompt runs to the cell's end
+        student = cells[exercise.student_cell]
+        student["source"] = editions.source(student).replace(exercise.call, _call_with(exercise.call, params)) \
+            if params else editions.source(student)
+        drop.add(exercise.solution_cell)
+        if homework:
+            manifest.append({"name": exercise.name, "number": exercise.number, "answer": exercise.answer,
+                             "checker": exercise.checker, "kind": spec.kind, "points": POINTS[spec.kind],
+                             "params": params})
+    kept = []
+    for index, cell in enumerate(cells):
+        if index in drop or SELF_STUDY in editions.tags(cell):
+            continue
+        if cell["cell_type"] == "code":
+            shown = [name for name in _SHOW_SOURCE.findall(editions.source(cell)) if name in withheld]
+            if shown:
+                kept.append(_note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
+                                  f"in {withheld[shown[0]]}.*"))
+                continue
+        kept.append(cell)
+    nb["cells"] = kept
+    nb.setdefault("metadata", {})["dpteach"] = {"chapter": stem, "edition": "course", "seed": seed}
+    return nb, manifest
+
+
+def _withheld(project: Project, chosen: list[Path]) -> dict[str, str]:
+    """Every dpteach function a function exercise of the course asks students to write, and where."""
+    import nbformat
+
+    from dpteach.exercises import EXERCISES
+
+    withheld = {}
+    for path in chosen:
+        nb = nbformat.read(path, as_version=4)
+        if not has_exercises(nb):
+            continue
+        for exercise in editions.exercises(nb, path.stem):
+            spec = EXERCISES[exercise.checker]
+            if spec.kind == "function":
+                for name in forbidden_names(spec.checker):
+                    withheld.setdefault(name, f"chapter {path.stem[:2]}, Exercise {exercise.number}")
+    return withheld
+
+
+def _answer_text(spec, params: dict) -> str:
+    if spec.kind == "value":
+        value = spec.expected(**params)
+        digits = (spec.figures or 6) + 2
+        return f"{value:.{digits}g}" + (f" (graded to {spec.figures} significant figures)" if spec.figures else " (exact)")
+    if spec.kind == "choice":
+        right = [letter for letter in "abcdefgh" if spec.checker(letter).correct]
+        return ", ".join(f"({letter})" for letter in right)
+    return "a function: graded on hidden cases (1 point) and for not calling the dpteach function it rebuilds (1 point)"
+
+
+def build_course(project: Project, out: Path | None = None, seed: int | None = None,
+                 chapters: list[str] | None = None, book: bool = False, offline: bool = False,
+                 repo: str = "", hub: str = "", branch: str = "main") -> Path:
+    """Write the course edition (see the module's docstring); returns the folder."""
+    import nbformat
+
+    from dpteach.exercises import EXERCISES
+
+    out = Path(out) if out is not None else project.build / "course"
+    seed = secrets.randbelow(10**9) if seed is None else int(seed)
+    paths = [c.path for c in project.chapters()]
+    if chapters:
+        wanted = {c.zfill(2)[:2] for c in chapters}
+        paths = [p for p in paths if p.name[:2] in wanted or p.name[:2] == "00"]
+    students = out / "students" / "notebooks"
+    shutil.rmtree(out, ignore_errors=True)
+    students.mkdir(parents=True)
+    (out / "instructor").mkdir()
+    withheld = _withheld(project, paths)
+    manifest = {"seed": seed, "chapters": {}}
+    answers = [f"# Homework answers (course seed {seed})", "",
+               "Keep this file to yourself. Each answer is for the parameters this course's notebooks ask with.", ""]
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        edition, exercises = course_edition(nb, path.stem, seed, withheld)
+        nbformat.write(nbformat.from_dict(edition), students / path.name)
+        if exercises:
+            manifest["chapters"][path.stem] = {"notebook": path.name, "exercises": exercises}
+            answers += [f"## {path.stem}", ""]
+            for item in exercises:
+                spec = EXERCISES[item["checker"]]
+                params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in item["params"].items())
+                answers.append(f"- Exercise {item['number']} ({item['points']} point{'s' * (item['points'] > 1)})"
+                               f"{' at ' + params if params else ''}: {_answer_text(spec, item['params'])}")
+            answers.append("")
+    (out / "course.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / "instructor" / "answers.md").write_text("\n".join(answers), encoding="utf-8")
+    if book:
+        from .book import build_html
+
+        site = out / "students" / "book"
+        build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch,
+                   twins=False)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dpteach.build course", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=None, help="the project's root (default: the current directory)")
+    parser.add_argument("--seed", type=int, default=None, help="the course's seed (default: a new one, recorded)")
+    parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default build/course)")
+    parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
+    parser.add_argument("--offline", action="store_true", help="the book needs no network (see make html OFFLINE=1)")
+    parser.add_argument("--repo", default="", help="the COURSE's repository (its notebooks): launch links in the book")
+    parser.add_argument("--hub", default="", help="a JupyterHub URL: 'Open on a JupyterHub' links (needs --repo)")
+    parser.add_argument("--branch", default="main", help="the branch nbgitpuller pulls (default main)")
+    args = parser.parse_args(argv)
+    try:
+        project = Project(args.root)
+    except ValueError as error:
+        parser.error(str(error))
+    out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
+                       chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
+                       branch=args.branch)
+    manifest = json.loads((out / "course.json").read_text(encoding="utf-8"))
+    count = sum(len(c["exercises"]) for c in manifest["chapters"].values())
+    print(f"course seed {manifest['seed']}: {len(manifest['chapters'])} chapters of homework, {count} exercises")
+    print(f"  hand out: {out / 'students'}")
+    print(f"  keep:     {out / 'course.json'} (the grader reads it) and {out / 'instructor'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def sync_prompts(project: Project) -> list[str]:
+    """Write each registered exercise's prompt (at its defaults) into its chapter; return what changed.
+
+    The registry (:data:`dpteach.exercises.EXERCISES`) is the one source of an exercise's words,
+    because the course edition re-poses them with other numbers; the chapter shows them at the
+    worked numbers. Markdown only: outputs are kept. Run ``jupytext --sync`` afterwards.
+    """
+    import nbformat
+
+    from dpteach.exercises import EXERCISES
+
+    changed = []
+    for chapter in project.chapters():
+        nb = nbformat.read(chapter.path, as_version=4)
+        edited = False
+        for exercise in editions.exercises(nb, chapter.path.stem):
+            spec = EXERCISES[exercise.checker]
+            cell = nb.cells[exercise.prompt_cell]
+            label = editions._PROMPT.search(cell.source)
+            title = f" ({spec.title})" if spec.title else ""
+            wanted = cell.source[:label.start()] + f"**Exercise {exercise.number}{title}.** " + spec.render()
+            if cell.source != wanted:
+                cell.source = wanted
+                edited = True
+                changed.append(f"{chapter.path.stem} {exercise.name}")
+        if edited:
+            nbformat.write(nb, chapter.path)
+    return changed
