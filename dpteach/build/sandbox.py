@@ -85,8 +85,30 @@ def _validate(time_limit: float, memory_mb: int) -> None:
 
 
 def fresh_uid() -> int | None:
-    """A uid for one student's processes when the grader runs as root (none is in use), else None."""
-    return 200_000 + random.SystemRandom().randrange(1_000_000) if os.geteuid() == 0 else None
+    """A uid for one student's processes (none is in use) when the grader runs as root, else None.
+
+    Also None when another user could not read this Python (its standard library, its packages, or
+    dpteach): e.g. a Python installed under /root. Then student code runs as the grader's user.
+    """
+    if os.geteuid() != 0 or not _others_can_read():
+        return None
+    return 200_000 + random.SystemRandom().randrange(1_000_000)
+
+
+def _others_can_read() -> bool:
+    import stat
+    import sysconfig
+    paths = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], PACKAGE_PARENT,
+             os.path.realpath(sys.executable)]
+    for path in map(Path, paths):
+        for folder in [path, *path.parents]:
+            try:
+                mode = folder.stat().st_mode
+            except OSError:
+                return False
+            if not mode & (stat.S_IXOTH if folder.is_dir() else stat.S_IROTH):
+                return False
+    return True
 
 
 def drop_privileges(uid: int | None) -> None:
@@ -138,6 +160,8 @@ def encode(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, np.bool_):
         return bool(value)
+    if isinstance(value, (np.integer, np.floating)):
+        return encode(value.item(), depth)     # as the checkers' own plain data: numpy scalars become numbers
     if isinstance(value, numbers.Integral):
         return {"int": str(int(value))}
     if isinstance(value, numbers.Real):
@@ -154,7 +178,7 @@ def encode(value: Any, depth: int = 0) -> Any:
     if isinstance(value, tuple):
         return {"tuple": [encode(item, depth + 1) for item in value]}
     if isinstance(value, dict):
-        return {"dict": [[encode(key, depth + 1), encode(item, depth + 1)] for key, item in value.items()]}
+        return {"dict": [[str(key), encode(item, depth + 1)] for key, item in value.items()]}
     raise TypeError(f"a value of type {type(value).__name__}")
 
 
@@ -182,9 +206,12 @@ def decode(data: Any, depth: int = 0) -> Any:
             except TypeError as error:
                 raise ValueError(f"unusable dict key: {error}") from None
         if kind == "ndarray" and isinstance(payload, str):
-            array = np.load(io.BytesIO(base64.b64decode(payload, validate=True)), allow_pickle=False)
-            if array.dtype.kind not in "biuf":
-                raise ValueError(f"array of dtype {array.dtype}")
+            try:
+                array = np.load(io.BytesIO(base64.b64decode(payload, validate=True)), allow_pickle=False)
+            except Exception as error:   # whatever np.load makes of garbage, it is garbage
+                raise ValueError(f"not an .npy array: {error}") from None
+            if not isinstance(array, np.ndarray) or array.dtype.kind not in "biuf":
+                raise ValueError("not an array of numbers or booleans")
             return array
     raise ValueError(f"not plain data: {str(data)[:60]!r}")
 
@@ -292,7 +319,7 @@ class SandboxedFunction:
                     value = decode(value)
                 elif status not in ("error", "forbidden", "timeout", "memory") or not isinstance(value, str):
                     raise ValueError(status)
-            except (ValueError, TypeError, RecursionError):
+            except Exception:   # garbage from the child, in any form
                 return outcomes + [("error", "the sandbox sent back output the grader cannot read")]
             outcomes.append((status, value))
             if status != "ok" or len(outcomes) == n_cases:
@@ -328,11 +355,17 @@ def _kill(process: subprocess.Popen) -> None:
 
 def _child() -> None:
     """Run one job from stdin (see the module docstring); never returns."""
-    job = pickle.loads(sys.stdin.buffer.read())   # from the grader, which is trusted
+    data = sys.stdin.buffer.read()
     private = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
+    try:
+        job = pickle.loads(data)   # from the grader, which is trusted
+    except Exception as error:   # e.g. a runner the child cannot import: the grader's fault, said plainly
+        private.write(READY + "\n" + json.dumps(["error", f"the sandbox could not load its job ({error})"]) + "\n")
+        private.flush()
+        os._exit(0)
     limit = job["time_limit"]
     set_limits(job["memory_mb"], STARTUP_SECONDS + limit)
     drop_privileges(job["uid"])

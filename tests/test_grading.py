@@ -1,0 +1,346 @@
+"""Grading a class (dpteach.build.grading): verdicts computed where the submission cannot reach them.
+
+The submissions are made here from chapter 05's executed notebook: its first code cell (the imports)
+and its exercises section, solutions removed, the student cells filled in as a student would, plus
+the cells a tampering student adds. One batch grades them all (two workers, short limits).
+"""
+
+import copy
+import csv
+import inspect
+import math
+
+import nbformat
+import numpy as np
+import pytest
+
+import dpteach as dp
+import dpteach.exercises as ex
+from dpteach.build import grading
+from dpteach.build.sandbox import SandboxedFunction, decode, encode
+from dpteach.exercises.mechanism import run_mechanism
+
+CHAPTER = "05_accuracy_census_names"
+BETA = "beta" if "beta" in inspect.signature(ex.check_accuracy_bound).parameters else "delta"
+PARAMS_1 = {"k": 2000, BETA: 0.05, "epsilon": 0.25}
+OPTIONS = grading.Options(timeout=15, memory_mb=1024, function_timeout=3)
+MANIFEST = {"seed": 20261201, "chapters": {CHAPTER: {"notebook": f"{CHAPTER}.ipynb", "exercises": [
+    {"name": "exercise_1", "answer": "answer_accuracy_bound", "checker": "check_accuracy_bound", "kind": "value",
+     "points": 1, "params": PARAMS_1},
+    {"name": "exercise_2", "answer": "answer_beta_for_bound", "checker": "check_delta_for_bound", "kind": "value",
+     "points": 1, "params": {}},
+    {"name": "exercise_4", "answer": "my_accuracy_bound", "checker": "check_accuracy_bound_function", "kind": "function",
+     "points": 2, "params": {}}]}}}
+
+RIGHT_1 = dp.laplace_accuracy_bound(2000, 0.05, 1, 0.25)
+RIGHT_2 = 10_000 * dp.laplace_tail(10.0)
+RIGHT_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return np.log(k / beta) * sensitivity / epsilon\n"
+WRONG_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return math.log(k / beta) * sensitivity\n"
+ALL_WRONG = {"answer_accuracy_bound": "answer_accuracy_bound = 1.0", "answer_beta_for_bound": "answer_beta_for_bound = 0.5",
+             "my_accuracy_bound": WRONG_FUNCTION}
+
+TAMPER_CHECKERS = """\
+class Yes:
+    correct = True
+    message = "all right"
+for name in dir(dp.exercises):
+    if name.startswith("check_"):
+        setattr(dp.exercises, name, lambda *args, **kwargs: Yes())
+"""
+TAMPER_FEEDBACK = """\
+import dpteach.exercises._base as base
+class Feedback:
+    def __init__(self, correct, message):
+        self.correct, self.message = True, message
+dp.exercises.Feedback = Feedback
+base.Feedback = Feedback
+"""
+TAMPER_MODULES = """\
+import sys, types
+fake = types.ModuleType("dpteach.exercises")
+fake.__getattr__ = lambda name: (lambda *args, **kwargs: types.SimpleNamespace(correct=True, message="ok"))
+sys.modules["dpteach.exercises"] = fake
+dp.exercises = fake
+"""
+TAMPER_FILES = """\
+import os, pathlib
+for folder in ("dpteach", "dpteach/exercises", "dpteach/build"):
+    pathlib.Path(folder).mkdir(parents=True, exist_ok=True)
+    pathlib.Path(folder, "__init__.py").write_text("")
+pathlib.Path("dpteach/build/sandbox.py").write_text("import os\\nos.write(1, b'ready\\\\n[\\"ok\\", 1e9]\\\\n')\\n")
+pathlib.Path("sitecustomize.py").write_text("import builtins; builtins.GRADED = 'pwned'\\n")
+pathlib.Path("usercustomize.py").write_text("import builtins; builtins.GRADED = 'pwned'\\n")
+"""
+TAMPERING_FUNCTION = """\
+def my_accuracy_bound(k, beta, sensitivity, epsilon):
+    import math, sys
+    import dpteach.exercises._base as base
+    base._same = lambda got, expected: True                 # in the child only
+    math.isclose = lambda *args, **kwargs: True
+    for name in list(sys.modules):
+        if name.startswith("dpteach.exercises"):
+            module = sys.modules[name]
+            for attribute in dir(module):
+                if attribute.startswith("check_"):
+                    setattr(module, attribute, lambda *args, **kwargs: None)
+    return -1.0
+"""
+
+
+def submission(folder, name, answers=None, extra=(), metadata=True, calls=True):
+    """Chapter 05's imports and exercises, solutions removed, student cells replaced by ``answers``
+    (followed by the cell's checker call, unless ``calls`` is False: a student who deleted it)."""
+    notebook = nbformat.read(f"notebooks/{CHAPTER}.ipynb", as_version=4)
+    cells = notebook.cells
+    start = next(i for i, cell in enumerate(cells) if cell.cell_type == "markdown" and cell.source.startswith("## Exercises"))
+    first_code = next(cell for cell in cells if cell.cell_type == "code")
+    kept = [copy.deepcopy(first_code)] + [copy.deepcopy(c) for c in cells[start:] if "solution" not in c.metadata.get("tags", [])]
+    for cell in kept:
+        if cell.cell_type != "code":
+            continue
+        cell.outputs, cell.execution_count = [], None
+        for answer, source in (answers or {}).items():
+            if "# your answer here" in cell.source and f"{answer} = ..." in cell.source:
+                call = cell.source.splitlines()[-1]
+                cell.source = source.rstrip("\n") + ("\n" + call if calls else "\n")
+    kept += [nbformat.v4.new_code_cell(source) for source in extra]
+    notebook.cells = kept
+    notebook.metadata.pop("widgets", None)
+    if metadata:
+        notebook.metadata["dpteach"] = {"chapter": CHAPTER}
+    path = folder / f"{name}.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("submissions")
+    right = {"answer_accuracy_bound": f"answer_accuracy_bound = {RIGHT_1!r}",
+             "answer_beta_for_bound": f"answer_beta_for_bound = {RIGHT_2!r}", "my_accuracy_bound": RIGHT_FUNCTION}
+    mistakes = {"answer_accuracy_bound": "answer_accuracy_bound = np.log10(2000 / 0.05) / 0.25",
+                "answer_beta_for_bound": "answer_beta_for_bound = dp.laplace_tail(10.0)",
+                "my_accuracy_bound": WRONG_FUNCTION}
+    paths = [
+        submission(folder, "hang", right, extra=["while True:\n    pass"]),   # first: it holds a worker longest
+        submission(folder, "right", right),
+        submission(folder, "blank"),
+        submission(folder, "mistakes", mistakes),
+        submission(folder, "forbidden", dict(right, my_accuracy_bound=(
+            "from dpteach import laplace_accuracy_bound as bound\n\n"
+            "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return bound(k, beta, sensitivity, epsilon)\n"))),
+        submission(folder, "checkers", ALL_WRONG, extra=[TAMPER_CHECKERS]),
+        submission(folder, "feedback", ALL_WRONG, extra=[TAMPER_FEEDBACK]),
+        submission(folder, "modules", ALL_WRONG, extra=[TAMPER_MODULES]),
+        submission(folder, "files", ALL_WRONG, extra=[TAMPER_FILES]),
+        submission(folder, "sandbox", dict(ALL_WRONG, my_accuracy_bound=TAMPERING_FUNCTION)),
+        submission(folder, "memory", right, extra=["hog = np.ones(2 * 1024**3 // 8)"]),
+        submission(folder, "function_hangs", dict(right, my_accuracy_bound=(
+            "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    while True:\n        pass\n")), calls=False),
+    ]
+    truncated = folder / "truncated.ipynb"
+    text = paths[0].read_text()
+    truncated.write_text(text[: len(text) // 2])
+    paths.append(truncated)
+    records = grading.grade_all(paths, MANIFEST, OPTIONS, jobs=2)
+    gradebook = grading.write_results(records, MANIFEST, folder / "graded")
+    return {record["id"]: record for record in records}, gradebook
+
+
+def _question(record, name):
+    return next(q for q in record["questions"] if q["exercise"] == name)
+
+
+def test_a_right_submission_gets_full_marks_and_a_blank_one_none(graded):
+    records, _ = graded
+    assert records["right"]["status"] == "ok" and records["right"]["reason"] == ""
+    assert records["right"]["total"] == records["right"]["possible"] == 4
+    assert [q["points"] for q in records["right"]["questions"]] == [1, 1, 2]
+    assert records["blank"]["status"] == "ok" and records["blank"]["total"] == 0
+    assert all(q["correct"] is None for q in records["blank"]["questions"])
+
+
+def test_typical_mistakes_get_the_checkers_own_message(graded):
+    records, _ = graded
+    record = records["mistakes"]
+    assert record["total"] == 0
+    wrong_1 = np.log10(2000 / 0.05) / 0.25
+    assert _question(record, "exercise_1")["message"] == ex.check_accuracy_bound(wrong_1, **PARAMS_1).message
+    assert "log10" in _question(record, "exercise_1")["message"]
+    assert _question(record, "exercise_2")["message"] == ex.check_delta_for_bound(dp.laplace_tail(10.0)).message
+    namespace = {"math": math}
+    exec(WRONG_FUNCTION, namespace)
+    in_process = ex.check_accuracy_bound_function(namespace["my_accuracy_bound"])
+    assert in_process.correct is False
+    assert _question(record, "exercise_4")["message"] == in_process.message
+
+
+def test_a_function_reaching_what_it_should_write_scores_nothing(graded):
+    records, _ = graded
+    question = _question(records["forbidden"], "exercise_4")
+    assert question["points"] == 0 and "laplace_accuracy_bound" in question["message"] + question["strict"]
+    assert records["forbidden"]["total"] == 2    # the two values are right
+
+
+@pytest.mark.parametrize("name", ["checkers", "feedback", "modules", "files", "sandbox"])
+def test_tampering_submissions_score_zero_with_their_reason(graded, name):
+    records, _ = graded
+    record = records[name]
+    assert record["total"] == 0, record
+    for question in record["questions"]:
+        assert question["correct"] is False and question["message"], question
+    if name != "sandbox":     # answers all wrong: the real checkers' diagnoses, not the fake ones'
+        assert _question(record, "exercise_1")["message"] == ex.check_accuracy_bound(1.0, **PARAMS_1).message
+        assert "tampering" in record["reason"]
+    else:
+        assert "-1" in _question(record, "exercise_4")["message"]
+
+
+def test_the_grader_itself_is_untouched_by_the_tampering(graded):
+    """The test process imported the same checkers; the batch's workers ran the tampering kernels."""
+    assert ex.check_accuracy_bound(1.0, **PARAMS_1).correct is False
+    assert ex.check_accuracy_bound(RIGHT_1, **PARAMS_1).correct is True
+    assert type(ex.check_accuracy_bound(1.0, **PARAMS_1)).__module__ == "dpteach.exercises._base"
+
+
+def test_broken_submissions_score_zero_with_their_reason_and_the_rest_go_on(graded):
+    records, _ = graded
+    assert records["truncated"]["status"] == "error"
+    assert records["truncated"]["reason"].startswith("not a readable notebook: ")
+    assert records["hang"]["status"] == "error" and "time limit" in records["hang"]["reason"]
+    assert records["memory"]["status"] == "error" and "memory" in records["memory"]["reason"]
+    for name in ("truncated", "hang", "memory"):
+        assert records[name]["total"] == 0
+    question = _question(records["function_hangs"], "exercise_4")
+    assert question["points"] == 0 and "time limit" in question["message"]
+    assert records["function_hangs"]["total"] == 2 and records["function_hangs"]["status"] == "ok"
+
+
+def test_the_gradebook_has_a_row_per_student_and_a_column_per_question(graded):
+    records, gradebook = graded
+    with open(gradebook, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    questions = [f"{CHAPTER}:exercise_1", f"{CHAPTER}:exercise_2", f"{CHAPTER}:exercise_4"]
+    assert list(rows[0]) == ["id", "file", "chapter", *questions, "total", "possible", "status", "reason"]
+    assert sorted(row["id"] for row in rows) == sorted(records)
+    by_id = {row["id"]: row for row in rows}
+    assert [by_id["right"][q] for q in questions] == ["1", "1", "2"]
+    assert (by_id["right"]["total"], by_id["right"]["possible"], by_id["right"]["status"]) == ("4", "4", "ok")
+    assert (by_id["hang"]["total"], by_id["hang"]["status"]) == ("0", "error")
+    assert by_id["truncated"]["reason"].startswith("not a readable notebook")
+    for row in rows:
+        assert int(row["total"]) == sum(int(row[q]) for q in questions)
+    feedback = gradebook.parent / "feedback" / "mistakes.json"
+    assert "log10" in feedback.read_text()
+
+
+# -- the pieces, without a kernel ---------------------------------------------------------------
+
+FORBIDDEN = ("laplace_accuracy_bound", "histogram_noise")
+
+
+@pytest.mark.parametrize("source", [
+    "def f(k, b, s, e):\n    return dp.laplace_accuracy_bound(k, b, s, e)\n",
+    "from dpteach import laplace_accuracy_bound as g\n\ndef f(k, b, s, e):\n    return g(k, b, s, e)\n",
+    "import dpteach.accuracy as a\n\ndef f(k, b, s, e):\n    return a.laplace_accuracy_bound(k, b, s, e)\n",
+    "g = dp.laplace_accuracy_bound\n\ndef f(k, b, s, e):\n    return g(k, b, s, e)\n",
+    "def f(k, b, s, e, g=dp.histogram_noise):\n    return g(s, e, k).bound\n",
+    "def f(k, b, s, e):\n    return getattr(dp, 'laplace_accuracy_bound')(k, b, s, e)\n",
+    "from dpteach.accuracy import *\n\ndef f(k, b, s, e):\n    return 0\n",
+    "def f(k, b, s, e):\n    def helper():\n        return dp.laplace_accuracy_bound\n    return helper()(k, b, s, e)\n",
+])
+def test_the_strict_check_reads_the_source_for_forbidden_names(source):
+    assert grading.reaches_forbidden(source, FORBIDDEN) in FORBIDDEN
+
+
+@pytest.mark.parametrize("source", [
+    RIGHT_FUNCTION,
+    "laplace_scale = 2\n\ndef f(k, b, s, e):\n    bound = np.log(k / b)\n    return bound * s / e  # not dp.laplace_accuracy_bound\n",
+    "def histogram_noise(x):\n    return x\n\ndef f(k, b, s, e):\n    return histogram_noise(np.log(k / b) * s / e)\n",
+])
+def test_the_strict_check_accepts_a_function_of_its_own(source):
+    assert grading.reaches_forbidden(source, FORBIDDEN) is None
+
+
+def test_a_function_answer_is_read_from_its_cell_without_the_checker_call():
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("def my_f(x):\n    return 1\n"),
+        nbformat.v4.new_code_cell("%time\nSCALE = 2\n\ndef my_f(x):\n    return SCALE * x\n\n\ndp.exercises.check_x(my_f)"),
+        nbformat.v4.new_code_cell("my_f(3)")])
+    source = grading.function_source(notebook, "my_f")
+    assert "SCALE * x" in source and "check_x" not in source and "return 1" not in source
+    assert grading.function_source(notebook, "other") is None
+
+
+def test_student_ids_and_chapters_follow_the_stated_rule(tmp_path):
+    assert grading.student_id(tmp_path / "ada.ipynb", MANIFEST) == "ada"
+    assert grading.student_id(tmp_path / "bob" / f"{CHAPTER}.ipynb", MANIFEST) == "bob"
+    untagged = nbformat.v4.new_notebook()
+    assert grading.chapter_of(untagged, tmp_path / "ada.ipynb", MANIFEST) == CHAPTER   # the only chapter
+    two = {"chapters": {CHAPTER: {"notebook": f"{CHAPTER}.ipynb"}, "03_laplace_mechanism": {"notebook": "x.ipynb"}}}
+    assert grading.chapter_of(untagged, tmp_path / "bob" / "03_laplace_mechanism.ipynb", two) == "03_laplace_mechanism"
+    with pytest.raises(grading.GradingError, match="which chapter"):
+        grading.chapter_of(untagged, tmp_path / "ada.ipynb", two)
+
+
+def test_the_manifest_is_checked_before_anything_runs(tmp_path):
+    import json
+    bad = copy.deepcopy(MANIFEST)
+    bad["chapters"][CHAPTER]["exercises"][0]["checker"] = "check_nothing_at_all"
+    (tmp_path / "course.json").write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="check_nothing_at_all"):
+        grading.load_manifest(tmp_path / "course.json")
+
+
+def _case(*args):
+    return ex.Case("a case", args)
+
+
+def _not_importable_runner(function, *args):   # this test module is not importable in the sandbox
+    return function(*args)
+
+
+def test_the_sandbox_returns_plain_data_and_each_failure_as_an_outcome():
+    cases = [_case(np.arange(3.0)), _case(np.ones(2))]
+    ok = SandboxedFunction("def f(x):\n    return x * 2\n", "f", time_limit=5).run_cases(cases, None, ())
+    assert [status for status, _ in ok] == ["ok", "ok"] and np.array_equal(ok[0][1], np.arange(3.0) * 2)
+    mechanism = "def f(x, sensitivity, epsilon, rng):\n    return x + rng.laplace(0, sensitivity / epsilon, np.shape(x))\n"
+    ran = SandboxedFunction(mechanism, "f", time_limit=10).run_cases([_case(np.arange(2.0), 1.0, 0.5, 7)], run_mechanism, ())
+    (status, got), = ran
+    assert status == "ok" and got["reproducible"] is True and got["values"].shape[1:] == (2,)
+    lost = SandboxedFunction(mechanism, "f", time_limit=10).run_cases([_case(1.0)], _not_importable_runner, ())
+    assert lost[0][0] == "error" and "could not load" in lost[0][1]
+    raised = SandboxedFunction("def f(x):\n    return x / undefined\n", "f", time_limit=5).run_cases(cases, None, ())
+    assert raised == [("error", "NameError: name 'undefined' is not defined")]
+    hog = SandboxedFunction("def f(x):\n    return np.ones(2**31)\n", "f", time_limit=5, memory_mb=512)
+    assert hog.run_cases(cases, None, ()) == [("memory", "")]
+    quits = SandboxedFunction("import os\n\ndef f(x):\n    os._exit(0)\n", "f", time_limit=5).run_cases(cases, None, ())
+    assert quits[0][0] == "error"
+
+
+def test_the_sandbox_refuses_forbidden_functions_under_any_alias():
+    source = ("import gc, types\n\ndef f(x):\n    found = [o for o in gc.get_objects() if isinstance(o, types.FunctionType)"
+              " and o.__name__ == 'laplace_scale']\n    try:\n        return found[0](1, x)\n    except Exception:\n"
+              "        return 0.0\n")
+    outcomes = SandboxedFunction(source, "f", time_limit=5).run_cases([_case(1.0)], None, ("laplace_scale",))
+    assert outcomes == [("forbidden", "laplace_scale")]
+    assert dp.laplace_scale(1, 2.0) == 0.5     # the grader's own copy is untouched
+
+
+def test_plain_data_round_trips_without_pickle_and_garbage_is_refused():
+    value = {"a": [1, 2.5, None, True, "x", math.inf, np.float64(0.5)], "3": (np.arange(4), np.array([True, False]))}
+    back = decode(encode(value))
+    assert back["a"][:5] == [1, 2.5, None, True, "x"] and back["a"][5] == math.inf and type(back["a"][6]) is float
+    assert np.array_equal(back["3"][0], np.arange(4)) and back["3"][1].dtype == bool
+    with pytest.raises(TypeError):
+        encode(np.array([object()]))
+    for garbage in ({"ndarray": "not base64"}, {"pickle": "x"}, {"float": "1e999"}):
+        with pytest.raises(ValueError):
+            decode(garbage)
+
+
+def test_bad_limits_are_refused_naming_the_parameter():
+    with pytest.raises(ValueError, match="time_limit"):
+        SandboxedFunction("", "f", time_limit=0)
+    with pytest.raises(ValueError, match="memory_mb"):
+        SandboxedFunction("", "f", memory_mb=10)
