@@ -81,8 +81,8 @@ def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, e
                        "n plays no part."),
         Mistake(epsilon / count, "you multiplied by ε: the noise scale of a count is b = Δf/ε, Δf divided by ε."),
         Mistake(b, "that is the absolute error E|Y| = b. The question asks for it relative to the count."),
-        Mistake(100 * expected, "that looks like a percentage. Give the relative error as a fraction "
-                                "(0.01 for 1%)."),
+        Mistake(100 * expected, "that looks like a percentage. Give the relative error as a fraction, "
+                                "not in percent."),
         Mistake(2 * b**2 / count, "you used the variance 2b². The expected absolute error of Lap(b) is "
                                   "E|Y| = b."),
         Mistake(math.sqrt(2) * b / count, "you used the standard deviation √2·b. The expected absolute error "

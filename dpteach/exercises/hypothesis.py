@@ -14,7 +14,7 @@ __all__ = ["check_attribute_success", "check_laplace_best_beta"]
                  "tests \"the data is x\" against the neighbour \"the data is y\", whose count is one higher, and "
                  "accepts a type-I error α = {alpha:g} (saying y when it is x). What is the smallest type-II error β "
                  "any test can reach against this mechanism? Give 3 significant figures.",
-          homework={"epsilon": (0.5, 2.0), "alpha": (0.35, 0.45)}, figures=3)
+          homework={"epsilon": (0.5, 2.0), "alpha": (0.35, 0.4)}, figures=3)
 def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) -> Feedback:
     """Ch. 11, exercise 2: the Laplace mechanism's exact trade-off curve at one α."""
     expected = laplace_tradeoff(alpha, epsilon)

@@ -13,7 +13,7 @@ __all__ = ["check_reconstruction_noise"]
                  "sensitivity 1) with Laplace noise, so that all m answers together are ε-DP with ε = {total:g} "
                  "(basic composition, the budget split evenly). What Laplace scale b must each answer have? "
                  "Give 3 significant figures.",
-          homework={"n": (100, 1_000), "multiple": (2, 8), "total": (0.5, 2.0)}, figures=3)
+          homework={"n": (100, 1_000), "multiple": (2, 6), "total": (0.5, 2.0)}, figures=3)
 def check_reconstruction_noise(answer, n: int = 400, multiple: int = 4, total: float = 1.0) -> Feedback:
     """Ch. 11, exercise 1: the Laplace scale per answer that m subset sums need for a total ε (basic composition)."""
     m = multiple * n
