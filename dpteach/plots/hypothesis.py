@@ -47,14 +47,14 @@ class TradeoffFigure(_Updatable):
             ax.add_collection(self.boxes)
             (self.dots,) = ax.plot([], [], "o", color=PALETTE["black"], ms=4,
                                    label=f"threshold tests, {n:,} samples, {confidence:.0%} boxes")
-            self.note = ax.text(0.98, 0.97, "", transform=ax.transAxes, ha="right", va="top", fontsize="small",
+            self.note = ax.text(0.98, 0.6, "", transform=ax.transAxes, ha="right", va="top", fontsize="small",
                                 bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "none"})
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1)
             ax.set_xlabel("α: type-I error (say y when it is x)")
             ax.set_ylabel("β: type-II error")
             ax.set_title(" ")
-            ax.legend(loc="center right", fontsize="x-small")
+            ax.legend(loc="upper right", fontsize="x-small")
         self.dynamic = [self.region, self.one, self.curve, self.boxes, self.dots, self.note, self.ax.title]
 
     def update(self, epsilon: float, k: int = 1) -> dict:
@@ -75,7 +75,8 @@ class TradeoffFigure(_Updatable):
         laplace, bound = 1 - 0.5 * np.exp(-group * eps / 2), best_success(group * eps)
         self.note.set_text(f"best guess, 50/50 prior:\nLaplace {laplace:.1%}, limit {bound:.1%}")
         who = "one person" if group == 1 else f"a group of {group}"
-        self.ax.title.set_text(f"ε = {eps:g}, {who}: tests stay out of the region of {group}ε = {group * eps:g}")
+        level = "ε" if group == 1 else f"{group}ε"
+        self.ax.title.set_text(f"ε = {eps:g}, {who}: tests stay out of the region of {level} = {group * eps:g}")
         inside = bool(np.all(m.beta_box[:, 1] >= dp_tradeoff_limit(m.alpha_box[:, 1], group * eps) - 1e-12))
         return {"epsilon": eps, "k": group, "alpha": m.alpha, "beta": m.beta, "boxes_allowed": inside,
                 "laplace_success": float(laplace), "limit_success": bound}

@@ -1,0 +1,115 @@
+"""Broken AboveThreshold variants against the claimed ε: the auditor refutes each on its counterexample,
+the true privacy loss of the audited event (computed here exactly, independently of the sampler) exceeds
+the claim, the auditor's bound never exceeds that truth, and the correct AboveThreshold stays within ε
+(Theorem 3.23) and unrefuted. The audits are deterministic under a seed."""
+
+import math
+
+import numpy as np
+import pytest
+
+import dpteach as dp
+
+EPS = 1.0
+
+
+def _laplace_cdf(x, b):
+    x = np.asarray(x, dtype=float)
+    return np.where(x < 0, 0.5 * np.exp(x / b), 1 - 0.5 * np.exp(-x / b))
+
+
+def _no_threshold_noise_loss():
+    """Exactly: Pr[Z ≥ j] = F(T − f)^j on each side (the first j answers below the bare threshold)."""
+    case = dp.counterexample("no threshold noise")
+    b, t = 4 / EPS, case.threshold
+    j = np.arange(1, case.x.size + 1)
+    on_x = _laplace_cdf(t - case.x[0], b) ** j
+    on_y = _laplace_cdf(t - case.y[0], b) ** j
+    return float(np.max(np.log(on_x / on_y)))
+
+
+def _no_halting_loss():
+    """Exactly, by quadrature over the threshold noise: the event 'every query of the second half ⊤ and
+    none of the first' (the statistic at its maximum) on x and on y."""
+    case = dp.counterexample("no halting")
+    r = np.linspace(-60, 60, 240_001)
+    density = 0.5 * EPS / 2 * np.exp(-np.abs(r) * EPS / 2)
+    def prob(f):
+        cut = case.threshold + r[:, None] - f[None, :]
+        below = _laplace_cdf(cut, 4 / EPS)
+        half = f.size // 2
+        inner = np.prod(below[:, :half], axis=1) * np.prod(1 - below[:, half:], axis=1)
+        return np.trapezoid(inner * density, r)
+    return math.log(prob(case.x) / prob(case.y))
+
+
+def test_broken_variants_lose_more_than_the_claim_exactly():
+    assert _no_threshold_noise_loss() > 1.5 * EPS
+    assert _no_halting_loss() > 2 * EPS
+
+
+@pytest.fixture(scope="module")
+def audits():
+    gen = np.random.default_rng(11)           # the chapter's seed for its audit cell
+    return {v: dp.audit_variant(v, EPS, rng=gen) for v in dp.sparse_variants.VARIANTS}
+
+
+def test_broken_variants_are_refuted_and_the_correct_one_is_not(audits):
+    """False alarm ≤ 10⁻³ per audit: the correct algorithm is refuted with at most that probability."""
+    for variant in ("no halting", "no threshold noise", "no query noise"):
+        assert audits[variant].refuted and audits[variant].epsilon_lower_bound > EPS, variant
+    assert not audits["correct"].refuted
+
+
+def test_auditor_never_claims_more_than_the_truth(audits):
+    assert audits["no threshold noise"].epsilon_lower_bound <= _no_threshold_noise_loss()
+
+
+def test_correct_above_threshold_stays_within_epsilon():
+    """Theorem 3.23 on the audit's neighbours: every event {Z ≥ t}, {Z ≤ t} of the first ⊤'s index,
+    from the exact law (dp.above_threshold_probabilities), has log-ratio ≤ ε."""
+    case = dp.counterexample("correct")
+    px = dp.above_threshold_probabilities(case.x, case.threshold, EPS)
+    py = dp.above_threshold_probabilities(case.y, case.threshold, EPS)
+    for events in (np.cumsum(px), np.cumsum(py)), (np.cumsum(px[::-1]), np.cumsum(py[::-1])):
+        ratio = np.abs(np.log(events[0] / events[1]))
+        assert ratio.max() <= EPS + 1e-9
+
+
+def test_sampler_matches_the_exact_law_of_above_threshold():
+    case = dp.counterexample("correct")
+    first = dp.first_above(dp.above_threshold_runs(case.x, case.threshold, EPS, size=100_000,
+                                                   rng=np.random.default_rng(3)))
+    counts = np.bincount(first, minlength=case.x.size + 1)
+    exact = dp.above_threshold_probabilities(case.x, case.threshold, EPS) * 100_000
+    # each cell within 5 standard deviations (binomial): false alarm ≤ 17 · 6e-7
+    assert np.all(np.abs(counts - exact) <= 5 * np.sqrt(exact * (1 - exact / 100_000)) + 1)
+
+
+def test_no_query_noise_event_is_impossible_on_y():
+    case = dp.counterexample("no query noise")
+    runs = dp.above_threshold_runs(case.y, case.threshold, EPS, "no query noise", size=50_000,
+                                   rng=np.random.default_rng(4))
+    assert not np.any(case.summarise(runs) >= 1)
+
+
+def test_audit_is_deterministic_under_a_seed():
+    one = dp.audit_variant("no halting", EPS, n=20_000, rng=np.random.default_rng(5))
+    two = dp.audit_variant("no halting", EPS, n=20_000, rng=np.random.default_rng(5))
+    assert one.epsilon_lower_bound == two.epsilon_lower_bound and one.event == two.event
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match="variant"):
+        dp.audit_variant("no noise at all")
+    with pytest.raises(ValueError, match="epsilon"):
+        dp.above_threshold_runs([0, 1], 0.5, 0.0)
+
+
+def test_exercise_against_the_exact_probabilities():
+    check = dp.exercises.check_unnoised_threshold_ratio
+    below_x, below_y = _laplace_cdf(0.0, 4.0), _laplace_cdf(-1.0, 4.0)
+    ratio = float((below_x / below_y) ** 8)
+    assert check(round(ratio, 2)).correct
+    claim = check(round(math.e, 3))
+    assert claim.correct is False and "claimed" in claim.message and "7.39" not in claim.message
