@@ -70,7 +70,7 @@ def test_page_is_complete_and_accessible_offline(browser, book, name):
     for raw in ("$$", "\\frac", "\\varepsilon", "\\mathrm"):
         assert raw not in text, f"raw TeX {raw!r} left on the page"
     if name != "index.html":
-        chapter = (ROOT / "notebooks" / name.replace(".html", ".md")).read_text()
+        chapter = Project(ROOT).twin(ROOT / "notebooks" / name.replace(".html", ".ipynb")).read_text()
         if "$" in chapter:
             assert page.locator(".MathJax, .MathJax_Display").count() > 0, "formulas not typeset"
         assert "Error displaying widget" not in text
