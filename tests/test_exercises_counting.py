@@ -79,8 +79,8 @@ def test_not_answered_yet_is_your_turn_and_a_non_function_is_refused():
     (lambda q: len(q), "(a histogram: 5 disjoint cells)", "number of queries m"),
     (lambda q: 1, "case 1 of", "queries are disjoint"),
     (lambda q: np.asarray(q).sum(), "case 1 of", "whole matrix"),
-    (lambda q: np.asarray(q).sum(axis=0), "case 1 of", "largest of them"),
-    (lambda q: np.asarray(q).sum(axis=1), "case 1 of", "row sums"),
+    (lambda q: np.asarray(q).sum(axis=0), "case 1 of", "one number per record type"),
+    (lambda q: np.asarray(q).sum(axis=1), "case 1 of", "one number per query"),
     (lambda q: q.sum(axis=0).max(), "(a matrix given as nested Python lists) raised AttributeError", ""),
     (lambda q: np.asarray(q, dtype=float).max(), "case 1 of", ""),
 ])

@@ -74,7 +74,7 @@ def test_reference_solution_passes():
     (lambda x, b: 0.5 * math.exp(-abs(x) / b), "x > 0, b = 2", "on both sides"),
     (lambda x, b: math.exp(-abs(x) / b) / (2 * b), "x = 0", "density"),
     (lambda x, b: 0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b), "x < 0, b = 2", "swapped"),
-    (lambda x, b: 0.5 * math.exp(x / b) if x < 0 else 1 - 0.5 * math.exp(x / b), "x > 0, b = 2", "exponent must be −x/b"),
+    (lambda x, b: 0.5 * math.exp(x / b) if x < 0 else 1 - 0.5 * math.exp(x / b), "x > 0, b = 2", "exponent has the wrong sign"),
     (lambda x, b: 0.5 * math.exp(x) if x < 0 else 1 - 0.5 * math.exp(-x), "x < 0, b = 2", "divide x by the scale"),
     (lambda x, b: math.exp(x / b) if x < 0 else 1 - math.exp(-x / b), "x = 0", "factor ½"),
 ])

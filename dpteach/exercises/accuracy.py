@@ -138,7 +138,7 @@ def _describe_bound(case: Case, got) -> str:
     try:
         value = float(got)
     except (TypeError, ValueError):
-        return "Return one number: the bound ln(k/β)·Δf/ε."
+        return "Return one number: Theorem 3.8's bound."
     named = matching_mistake(value, case.expected, _bound_mistakes(*case.args))
     return "" if named is None else "Your output equals the known mistake: " + named
 

@@ -160,16 +160,17 @@ def _describe_counting(case: Case, got) -> str:
     try:
         value = np.asarray(got, dtype=float)
     except (TypeError, ValueError):
-        return "Return one number: the largest column sum."
+        return "Return one number, Δf."
     if value.shape == (a.shape[1],) and np.allclose(value, a.sum(axis=0)):
-        return "You returned every record type's column sum; Δf is the largest of them."
+        return "You returned one number per record type; Δf is a single number, the worst case over them."
     if value.shape == (a.shape[0],) and np.allclose(value, a.sum(axis=1)):
-        return "You returned the row sums; Δf is the largest column sum."
+        return ("You returned one number per query (how many record types each counts); Δf asks how many queries "
+                "one record type is counted in.")
     if value.shape != ():
         return f"Return one number (Δf), not an array of shape {value.shape}."
     wrong = [
-        (a.sum(axis=1).max(), "Your output equals the largest ROW sum, how many record types one query counts. Δf is the "
-                              "largest COLUMN sum: how many queries one record type (one person) is counted in."),
+        (a.sum(axis=1).max(), "Your output equals the largest ROW sum, how many record types one query counts. Δf asks "
+                              "how many queries one record type (one person) is counted in."),
         (a.shape[0], "Your output equals the number of queries m. Δf = m only when one person can be counted by every "
                      "query; read the columns."),
         (a.sum(), "Your output equals the sum of the whole matrix. One person changes only the answers of the queries "

@@ -98,16 +98,17 @@ def _known_cdf_mistakes(case: Case, got) -> str:
     """Name the mistake whose answer on this case equals what the student's function returned."""
     x, b = case.args
     wrong = [
-        (0.5 * math.exp(-abs(x) / b), "that is ½e^(−|x|/b) on both sides; for x ≥ 0 the CDF is 1 − ½e^(−x/b)."),
-        (1 - 0.5 * math.exp(-abs(x) / b), "that is 1 − ½e^(−|x|/b) on both sides; for x < 0 the CDF is ½e^(x/b), "
-                                          "below ½."),
+        (0.5 * math.exp(-abs(x) / b), "that is ½e^(−|x|/b) on both sides, which is below ½ everywhere; a CDF "
+                                      "passes ½ at 0 and grows towards 1 for x > 0."),
+        (1 - 0.5 * math.exp(-abs(x) / b), "that is 1 − ½e^(−|x|/b) on both sides, which is above ½ everywhere; a "
+                                          "CDF starts near 0 far to the left."),
         (1 - math.exp(-abs(x) / b) / 2 if x < 0 else math.exp(-x / b) / 2,
          "that is Pr[Y > x], the upper tail; the CDF is Pr[Y ≤ x]."),
         (math.exp(-abs(x) / b) / (2 * b), "that is the density Lap(x | b); the CDF is its integral up to x."),
         (0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b),
-         "the two branches are swapped: for x < 0 the CDF is ½e^(x/b), below ½."),
+         "the two branches are swapped: for x < 0 the CDF must be below ½."),
         (1 - 0.5 * math.exp(x / b) if x >= 0 else 0.5 * math.exp(x / b),
-         "for x ≥ 0 the exponent must be −x/b (the CDF grows towards 1, never below 0)."),
+         "for x ≥ 0 the exponent has the wrong sign: the CDF grows towards 1, never below 0."),
         (0.5 * math.exp(x) if x < 0 else 1 - 0.5 * math.exp(-x), "you forgot to divide x by the scale b."),
         (math.exp(x / b) if x < 0 else 1 - math.exp(-x / b), "you forgot the factor ½: half the mass lies "
                                                              "on each side of 0."),
@@ -121,7 +122,8 @@ def _known_cdf_mistakes(case: Case, got) -> str:
     named = matching_mistake(value, case.expected, [Mistake(*w) for w in wrong])
     if named is not None:
         return named[0].upper() + named[1:]
-    return "F(x) = ½e^(x/b) for x < 0, and 1 − ½e^(−x/b) for x ≥ 0."
+    return ("F(x) is the integral of Definition 3.2's density from −∞ to x: work it out on each side of 0 "
+            "(F(0) = ½, F → 0 on the left, F → 1 on the right).")
 
 
 @exercise(prompt="Write `my_laplace_cdf(x, b)`: the CDF F(x) = Pr[Y ≤ x] of Y ~ Lap(b) at a single number x, with "

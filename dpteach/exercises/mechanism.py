@@ -86,12 +86,11 @@ _GAUSSIAN_STEP = {
                 "so no ε bounds the ratio at every z; the Gaussian mechanism only gets (ε, δ), δ paying for the "
                 "rare far-out z (chapter 08)."),
     "c": (False, "Step 3 is algebra (a product of exponentials is the exponential of the sum) and holds for any "
-                 "exponents, Gaussian or not. The trouble comes one step earlier."),
-    "d": (False, "Step 4 would need the ℓ2 sensitivity for Gaussian noise, but that is a change of norm, not the "
-                 "failure: by Step 4 there must already be a bound that does not depend on z, and for Gaussian "
-                 "noise there is none."),
-    "e": (False, "Integrating a pointwise bound over S is always valid. The problem is that for Gaussian noise "
-                 "there is no pointwise bound p_x(z) ≤ e^ε·p_y(z) holding at every z to integrate."),
+                 "exponents, Gaussian or not."),
+    "d": (False, "Step 4 would need the ℓ2 sensitivity for Gaussian noise, but that is a change of norm, not a "
+                 "step of the proof that breaks."),
+    "e": (False, "Integrating a pointwise bound over S is valid for any densities: whenever the bound holds at "
+                 "every z, this step goes through."),
 }
 
 
