@@ -19,7 +19,10 @@ b. it is executed top to bottom in a fresh kernel (errors allowed, as a student'
    through :mod:`dpteach.build.sandbox` with a memory limit (``--memory`` MB) and a whole-run time
    limit (``--timeout`` s), in the scratch folder, with an environment cleaned of what test harnesses
    inject, and, when the grader runs as root, under a uid of its own. A kernel that hangs is killed
-   at the limit, one that runs out of memory or dies scores 0 with that reason;
+   at the limit, one that runs out of memory or dies scores 0 with that reason. Every cell runs, but
+   dpteach's figure and slider layers (``dp.widgets``, ``dp.plots``) are stand-ins that draw nothing
+   and matplotlib draws off screen: no exercise's answer comes from a figure, and drawing them is
+   most of a chapter's run time (``--figures`` draws them anyway);
 c. one extra cell then prints the answers as JSON: numbers as floats, strings as strings, anything
    else only as its type's name. A function answer is never taken from the kernel: its source is
    read from the submitted notebook, the last code cell that defines ``def <answer>(`` (its lines
@@ -79,6 +82,7 @@ class Options:
     timeout: float = 120.0
     memory_mb: int = 2048
     function_timeout: float = 20.0
+    figures: bool = False
 
 
 # -- the course manifest ----------------------------------------------------------------------
@@ -384,6 +388,7 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
     uid = fresh_uid()
     argv = [sys.executable, "-m", "dpteach.build.sandbox", "kernel", "--memory-mb", str(options.memory_mb),
             "--cpu-seconds", str(options.timeout + 30)] + (["--uid", str(uid)] if uid is not None else []) + \
+           ([] if options.figures else ["--no-figures"]) + \
            ["-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
     (specs / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "dpteach grader", "language": "python"}))
     if uid is not None:
@@ -391,7 +396,7 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
             os.chown(path, uid, uid)
     paths = [PACKAGE_PARENT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = clean_environment({"HOME": str(work), "IPYTHONDIR": str(ipython), "MPLCONFIGDIR": str(work / ".mpl"),
-                             "PYTHONPATH": os.pathsep.join(paths)})
+                             "PYTHONPATH": os.pathsep.join(paths)} | ({} if options.figures else {"MPLBACKEND": "agg"}))
     km = AsyncKernelManager(kernel_name="dpteach-grader",
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(folder / "kernels")]))
     deadline = time.monotonic() + options.timeout
@@ -502,11 +507,10 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
 
 def _warm() -> None:
     """A worker imports what grading needs, once, before any student code runs anywhere."""
-    import warnings
-    warnings.simplefilter("ignore")   # a library's import-time warning must not kill a worker
-    import dpteach.exercises  # noqa: F401
     import nbclient  # noqa: F401
     import nbformat  # noqa: F401
+
+    import dpteach.exercises  # noqa: F401
 
 
 def _task(path: str, manifest: dict, options: Options) -> dict:
@@ -626,6 +630,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a whole notebook's run")
     parser.add_argument("--memory", type=int, default=2048, help="MB of memory for a notebook's kernel")
     parser.add_argument("--function-timeout", type=float, default=20.0, help="seconds for a function's hidden cases")
+    parser.add_argument("--figures", action="store_true",
+                        help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
     args = parser.parse_args(argv)
     for name, value, low in (("--jobs", args.jobs, 1), ("--timeout", args.timeout, 1), ("--memory", args.memory, 256),
                              ("--function-timeout", args.function_timeout, 1)):
@@ -638,7 +644,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(error))
     if not paths:
         parser.error("no notebooks found in " + ", ".join(args.submissions))
-    options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout)
+    options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout,
+                      figures=args.figures)
     started = time.monotonic()
     records = grade_all(paths, manifest, options, jobs=args.jobs,
                         progress=lambda r: print(f"  {r['id']}: {r['total']}/{r['possible']} {r['status']}", flush=True))

@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -446,16 +447,65 @@ def _forbid(dpteach, forbidden: Sequence[str]) -> None:
 
 # -- the kernel that executes a submission ----------------------------------------------------
 
+class _Nothing:
+    """What a figure or slider is in a grading kernel: anything done with it gives it back, and it shows nothing."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+    def __getitem__(self, key):
+        return self
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "(figure not drawn while grading)"
+
+
+class _StandIn(types.ModuleType):
+    """``dpteach.widgets`` / ``dpteach.plots`` in a grading kernel: every public name is :class:`_Nothing`."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _Nothing()
+
+
+def stand_in_figures() -> None:
+    """Replace dpteach's figure and slider layers by stand-ins (no exercise answer comes from a figure)."""
+    import dpteach
+    for name in ("widgets", "plots"):
+        module = _StandIn(f"dpteach.{name}", "stands in for the figures while grading")
+        sys.modules[module.__name__] = module
+        setattr(dpteach, name, module)
+
+
 def kernel_main(argv: Sequence[str] | None = None) -> None:
-    """``python -m dpteach.build.sandbox kernel --memory-mb M --cpu-seconds S [--uid U] -f CONNECTION``:
+    """``python -m dpteach.build.sandbox kernel --memory-mb M --cpu-seconds S [--uid U] [--no-figures] -f CONNECTION``:
     set the limits, drop to ``uid`` (the connection file is copied where that user can read it),
-    then start ipykernel."""
+    put stand-ins for dpteach's figures and sliders with ``--no-figures``, then start ipykernel."""
     import argparse
     import shutil
     parser = argparse.ArgumentParser(prog="python -m dpteach.build.sandbox kernel")
     parser.add_argument("--memory-mb", type=int, required=True)
     parser.add_argument("--cpu-seconds", type=float, required=True)
     parser.add_argument("--uid", type=int, default=None)
+    parser.add_argument("--no-figures", action="store_true")
     parser.add_argument("-f", dest="connection_file", required=True)
     args, rest = parser.parse_known_args(argv)
     connection = args.connection_file
@@ -467,6 +517,8 @@ def kernel_main(argv: Sequence[str] | None = None) -> None:
         connection = str(copy)
     set_limits(args.memory_mb, args.cpu_seconds)
     drop_privileges(args.uid)
+    if args.no_figures:
+        stand_in_figures()
     from ipykernel.kernelapp import IPKernelApp
     IPKernelApp.launch_instance(argv=["-f", connection, *rest])
 
