@@ -90,8 +90,8 @@ def _call_with(call: str, params: dict) -> str:
     return f"{ast.unparse(node.func)}({', '.join(args)})"
 
 
-def _note(text: str) -> dict:
-    return {"cell_type": "markdown", "metadata": {"slideshow": {"slide_type": "skip"}}, "source": text}
+def _note(text: str, cell_id: str) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {"slideshow": {"slide_type": "skip"}}, "source": text}
 
 
 def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[dict, list[dict]]:
@@ -139,7 +139,7 @@ def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[
             shown = [name for name in _SHOW_SOURCE.findall(editions.source(cell)) if name in withheld]
             if shown:
                 kept.append(_note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
-                                  f"in {withheld[shown[0]]}.*"))
+                                  f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}"))
                 continue
         kept.append(cell)
     nb["cells"] = kept
@@ -175,6 +175,17 @@ def _answer_text(spec, params: dict) -> str:
         right = [letter for letter in "abcdefgh" if spec.checker(letter).correct]
         return ", ".join(f"({letter})" for letter in right)
     return "a function: graded on hidden cases (1 point) and for not calling the dpteach function it rebuilds (1 point)"
+
+
+def _course_twins(notebooks: Path, downloads: Path) -> None:
+    """The book's .md downloads, made from the course's notebooks (the chapters' own twins hold the solutions)."""
+    import jupytext
+
+    for twin in downloads.glob("*.md"):
+        twin.unlink()
+    for path in sorted(notebooks.glob("*.ipynb")):
+        if (downloads / path.name).exists():
+            jupytext.write(jupytext.read(path), downloads / f"{path.stem}.md", fmt="md:myst")
 
 
 def build_course(project: Project, out: Path | None = None, seed: int | None = None,
@@ -218,8 +229,8 @@ def build_course(project: Project, out: Path | None = None, seed: int | None = N
         from .book import build_html
 
         site = out / "students" / "book"
-        build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch,
-                   twins=False)
+        build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch)
+        _course_twins(students, site / "downloads")
     return out
 
 

@@ -169,8 +169,8 @@ def read_notes(path: Path) -> dict[str, list[str]]:
     return notes
 
 
-def _notes_cell(text: str) -> dict:
-    return {"cell_type": "markdown", "metadata": {"slideshow": {"slide_type": "notes"}, "tags": [INSTRUCTOR]},
+def _notes_cell(text: str, cell_id: str) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {"slideshow": {"slide_type": "notes"}, "tags": [INSTRUCTOR]},
             "source": text}
 
 
@@ -196,7 +196,7 @@ def with_notes(nb, notes: dict[str, list[str]], chapter: str = "chapter"):
         end = next((i for i in range(at + 1, len(cells)) if _opens_slide(cells[i])), len(cells))
         placed.append((end, texts))
     for end, texts in sorted(placed, key=lambda item: item[0], reverse=True):
-        new = [_notes_cell(text) for text in texts]
+        new = [_notes_cell(text, f"note-{end}-{n}") for n, text in enumerate(texts)]
         if isinstance(nb, nbformat.NotebookNode):
             new = [nbformat.from_dict(cell) for cell in new]
         cells[end:end] = new

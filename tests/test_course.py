@@ -1,0 +1,151 @@
+"""The course edition: homework that a chapter's worked solution does not answer, and no solution in
+anything students get (notebooks, book, downloads).
+
+Built once per module (every chapter, the students' book too, seed 11). The search looks through
+every text file students get for each solution's code and for each homework answer, written as a
+student or a page would write it (2 to 6 significant figures, as Python prints it), wherever that
+string is specific enough to mean the answer (3 significant figures or more).
+"""
+
+import json
+import re
+
+import nbformat
+import pytest
+from conftest import ROOT
+
+from dpteach.build import course, editions
+from dpteach.build.paths import Project
+from dpteach.exercises import EXERCISES
+
+SEED = 11
+BOOK = True
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("course")
+    course.build_course(Project(ROOT), out, seed=SEED, book=BOOK)
+    return out
+
+
+@pytest.fixture(scope="module")
+def manifest(built):
+    return json.loads((built / "course.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def student_texts(built):
+    files = [p for p in (built / "students").rglob("*") if p.is_file() and p.suffix in {".ipynb", ".html", ".md", ".js", ".txt"}]
+    return {p: p.read_text(encoding="utf-8", errors="replace") for p in files}
+
+
+def _json(value):
+    return json.loads(json.dumps(value))
+
+
+def _chapters():
+    return {p.stem: nbformat.read(p, as_version=4) for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
+
+
+def test_every_chapter_with_exercises_has_homework_and_every_exercise_is_in_it(manifest):
+    for stem, nb in _chapters().items():
+        found = editions.exercises(nb, stem)
+        if not course.has_exercises(nb):
+            assert stem not in manifest["chapters"]
+            continue
+        listed = manifest["chapters"][stem]["exercises"]
+        assert [e["answer"] for e in listed] == [e.answer for e in found]
+        for item in listed:
+            spec = EXERCISES[item["checker"]]
+            assert item["points"] == {"value": 1, "choice": 1, "function": 2}[spec.kind]
+            assert set(item["params"]) == set(spec.homework)
+            for name, value in item["params"].items():      # (JSON writes a tuple as a list)
+                assert value in _json(spec.homework[name]) and value != _json(spec.defaults[name]), "new numbers"
+
+
+def test_a_homework_answer_is_not_the_chapters_worked_answer(manifest):
+    for chapter in manifest["chapters"].values():
+        for item in chapter["exercises"]:
+            spec = EXERCISES[item["checker"]]
+            if spec.kind == "value":
+                worked, asked = spec.expected(), spec.expected(**item["params"])
+                assert not spec.checker(worked, **item["params"]).correct, (item["checker"], worked, asked)
+                assert spec.checker(asked, **item["params"]).correct
+
+
+def test_the_students_notebooks_ask_the_courses_numbers_and_hold_no_solution(built, manifest):
+    for path in sorted((built / "students" / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        assert nb.metadata["dpteach"] == {"chapter": path.stem, "edition": "course", "seed": SEED}
+        text = json.dumps(nb.cells, ensure_ascii=False)
+        assert "<details" not in text and "Show the solution" not in text
+        assert not any("solution" in c.metadata.get("tags", []) or "instructor" in c.metadata.get("tags", [])
+                       for c in nb.cells)
+        for item in manifest["chapters"].get(path.stem, {"exercises": []})["exercises"]:
+            spec = EXERCISES[item["checker"]]
+            asked = [c.source for c in nb.cells if c.source.lstrip().startswith(f"**Exercise {item['number']}")
+                     or f"\n**Exercise {item['number']}" in c.source]
+            assert len(asked) == 1 and asked[0].endswith(spec.render(**item["params"]))
+            calls = [c.source for c in nb.cells if c.cell_type == "code" and "# your answer here" in c.source
+                     and f"dp.exercises.{item['checker']}(" in c.source]
+            assert len(calls) == 1
+            for name, value in item["params"].items():
+                written = repr(tuple(value)) if isinstance(value, list) else repr(value)
+                assert re.search(rf"\b{name}={re.escape(written)}", calls[0]), (calls[0], name, value)
+
+
+def test_the_same_seed_gives_the_same_homework_and_another_seed_other_homework(built, manifest, tmp_path):
+    again = course.build_course(Project(ROOT), tmp_path / "again", seed=SEED)
+    assert json.loads((again / "course.json").read_text()) == manifest
+    other = course.build_course(Project(ROOT), tmp_path / "other", seed=SEED + 1, chapters=["05"])
+    chapter = json.loads((other / "course.json").read_text())["chapters"]["05_accuracy_census_names"]
+    assert chapter != manifest["chapters"]["05_accuracy_census_names"]
+
+
+def _code_lines(code: str) -> set[str]:
+    lines = {line.split("#")[0].strip() for line in code.splitlines()}
+    return {line for line in lines if len(line) >= 12}
+
+
+def _written(value: float) -> set[str]:
+    """How an answer might be written in a page or a notebook, where it is specific (≥ 3 significant figures)."""
+    forms = {repr(value)} | {f"{value:.{n}g}" for n in range(3, 7)} | {f"{value:,.{n}g}" for n in range(3, 7)}
+    return {form for form in forms if len(re.sub(r"[^1-9]", "", form.split("e")[0].lstrip("0.-"))) >= 2
+            and len(re.sub(r"\D", "", form.split("e")[0]).lstrip("0")) >= 3}
+
+
+def test_nothing_students_get_holds_a_solution_or_a_homework_answer(built, manifest, student_texts):
+    assert any(p.suffix == ".html" for p in student_texts), "the students' book was built"
+    assert any(p.parent.name == "downloads" and p.suffix == ".md" for p in student_texts), "with its .md downloads"
+    leaks = []
+    chapters = _chapters()
+    # what the chapters show anyway (their own code, outside the solutions) is no leak
+    shown = {line for nb in chapters.values() for c in nb.cells if c.cell_type == "code" for line in _code_lines(c.source)}
+    for stem, nb in chapters.items():
+        for exercise in editions.exercises(nb, stem):
+            given = shown | _code_lines(exercise.stub) | _code_lines(exercise.call)
+            for line in _code_lines(exercise.solution) - given:
+                leaks += [f"{stem} {exercise.name} solution line {line!r} in {p.name}"
+                          for p, text in student_texts.items() if line in text]
+    for stem, chapter in manifest["chapters"].items():
+        for item in chapter["exercises"]:
+            spec = EXERCISES[item["checker"]]
+            if spec.kind != "value":
+                continue
+            for form in _written(spec.expected(**item["params"])):
+                leaks += [f"{stem} {item['name']}'s answer {form} in {p.name}"
+                          for p, text in student_texts.items() if re.search(rf"(?<![\d.]){re.escape(form)}(?!\d)", text)]
+    assert not leaks, "\n".join(leaks[:20])
+
+
+def test_code_that_answers_a_homework_function_is_left_out(built):
+    withheld = course._withheld(Project(ROOT), sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
+    assert {"laplace_mechanism", "laplace_cdf", "laplace_accuracy_bound", "counting_queries_sensitivity",
+            "l1_sensitivity"} <= set(withheld)
+    for path in (built / "students" / "notebooks").glob("*.ipynb"):
+        text = path.read_text(encoding="utf-8")
+        for name in withheld:
+            assert f"dp.show_source(dp.{name})" not in text, (path.name, name)
+    chapter_03 = (built / "students" / "notebooks" / "03_laplace_mechanism.ipynb").read_text(encoding="utf-8")
+    assert "The code of `dp.laplace_mechanism` is left out of this edition" in chapter_03
