@@ -35,6 +35,8 @@ def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -
         Mistake(math.log(k / beta) * sensitivity * epsilon, "you multiplied by ε; the noise scale is b = Δf/ε, "
                                                            "Δf divided by ε."),
         Mistake(math.log(k / beta) / epsilon, "you left out Δf: the noise scale is b = Δf/ε."),
+        Mistake(math.log(2 * k / beta) * b, "Fact 3.7 already bounds |Y|, both tails at once: no factor 2 goes "
+                                            "inside the logarithm."),
         Mistake(math.log(k * beta) * b, "you wrote ln(k·β): the union bound shares β out over the k noises (β/k "
                                         "each), it does not multiply it."),
         Mistake(k * math.log(1 / beta) * b, "k belongs inside the logarithm: the union bound multiplies the "

@@ -49,6 +49,8 @@ def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -
         Mistake(math.exp(-scale / threshold), "t is upside down: the threshold is t·b, so t is the threshold "
                                               "divided by b."),
         Mistake(math.exp(-t / 2), "that halves t; Fact 3.7's exponent is t itself, for |Y| ≥ t·b."),
+        Mistake(2 * math.exp(-t), "that doubles Fact 3.7's tail: e^(−t) already counts both sides, Y ≥ t·b and "
+                                  "Y ≤ −t·b."),
     ]
     return compare(answer, expected,
                    f"{threshold:g} = {t:g}·b, so Fact 3.7 gives exp(−{t:g}) = {expected:.4f}.",

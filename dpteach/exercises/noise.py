@@ -49,6 +49,8 @@ def check_audit_epsilon(answer, lower: float = 0.30, upper: float = 0.09, delta:
         Mistake(math.log(lower / (upper + delta)), "δ is added to U_y. It sits outside the factor e^ε: "
                                                    "L_x > e^ε·U_y + δ."),
         Mistake((lower - delta) / upper, "that is the ratio bound e^ε, not ε itself."),
+        Mistake(math.log(lower / upper) - delta, "δ is subtracted from ε. δ sits beside the probabilities, "
+                                                 "L_x ≤ e^ε·U_y + δ, not in the exponent."),
         Mistake(math.log10((lower - delta) / upper), "that uses log10. ε is a natural logarithm."),
         Mistake(math.log(upper / (lower - delta)), "the ratio is upside down: (L_x − δ)/U_y, the lower bound on "
                                                    "x over the upper bound on y."),
