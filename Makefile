@@ -25,7 +25,7 @@ help:
 	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (CI runs it too)"
 	@echo "make lock         re-resolve requirements/*.lock.txt from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
-	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open;"
+	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open, notes in;"
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
@@ -83,7 +83,8 @@ test: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTIN
 # Presenting live (instructors): RISE slides inside JupyterLab, in a venv of their own
 # (.venv-present, from requirements/present.lock.txt: RISE's slideshow renders widgets only with
 # an older ipywidgets front end), so students' .venv and Binder keep the current one. The chapter
-# is presented from a scratch copy in build/present/ (presenting saves the notebook), with every
+# is presented from a scratch copy in build/present/ (presenting saves the notebook), its instructor
+# edition (python -m dpteach.build instructor: solutions open, speaker notes in), with every
 # figure projector-sized (DPTEACH_PRESENTATION=1). In the lab: Alt+R starts the slideshow.
 
 $(PRESENT_BIN)/python:
@@ -103,7 +104,8 @@ $(PRESENT_SETTINGS): binder/overrides.json | $(PRESENT_BIN)/python
 present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
 	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, 00 to 10)"; exit 2; }; \
-	rm -rf build/present && mkdir -p build/present && cp "$$nb" dpteach/build/templates/present/rise.css build/present/ && \
+	rm -rf build/present && $(PRESENT_BIN)/python -m dpteach.build instructor "$$nb" --out build/present && \
+	cp dpteach/build/templates/present/rise.css build/present/ && \
 	echo "Presenting a copy of $$nb: in JupyterLab, Run All, then Alt+R for the slideshow." && \
 	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) "$$(basename $$nb)"
 
@@ -123,7 +125,7 @@ execute: sync $(VENV)/.test-installed
 # The reader's book (Sphinx + myst-nb + sphinx-book-theme): every chapter executed headless
 # (widget state saved), a sidebar of chapters, offline search, launch and download links.
 # OFFLINE=1 bundles MathJax, require.js, the widget renderer and their fonts; INSTRUCTOR=1
-# writes build/html-instructor with every solution open; REPO=owner/name adds "Open in
+# writes build/html-instructor with every solution open and the speaker notes in; REPO=owner/name adds "Open in
 # Binder" to every page, and HUB=https://hub... (with REPO, BRANCH) "Open on a JupyterHub".
 EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor) \
 	$(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) --branch $(BRANCH)

@@ -8,7 +8,9 @@ error and no stderr output. Skipped, saying why, without Chromium or without the
 (`make test` installs it).
 """
 
+import json
 import shutil
+import subprocess
 import time
 
 import pytest
@@ -25,7 +27,9 @@ pytestmark = [needs_chromium, pytest.mark.skipif(not (PRESENT / "bin" / "jupyter
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("present")
-    shutil.copy(ROOT / "notebooks" / CHAPTER, scratch)
+    # what make present does: the chapter's instructor edition (notes in), written by the presenting venv
+    subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach.build", "--root", str(ROOT), "instructor",
+                    f"notebooks/{CHAPTER}", "--out", str(scratch)], check=True, capture_output=True)
     shutil.copy(ROOT / "dpteach" / "build" / "templates" / "present" / "rise.css", scratch)
     with running_lab(python=PRESENT / "bin" / "python", root=scratch, env={"DPTEACH_PRESENTATION": "1"}) as server:
         yield server, scratch
@@ -35,7 +39,16 @@ def test_the_repository_chapter_is_presented_from_a_copy():
     """make present copies the chapter to build/present/ before the lab opens it: a talk never edits notebooks/."""
     recipe = (ROOT / "Makefile").read_text().split("\npresent:", 1)[1].split("\n\n", 1)[0]
     assert "build/present" in recipe and "cp " in recipe and "DPTEACH_PRESENTATION=1" in recipe
-    assert "cd build/present" in recipe
+    assert "cd build/present" in recipe and "-m dpteach.build instructor" in recipe
+
+
+def test_the_presented_copy_has_the_speaker_notes(lab):
+    """RISE's speaker view (and nothing the students open) shows the notes of instructor/NN_name.md."""
+    _, scratch = lab
+    nb = json.loads((scratch / CHAPTER).read_text())
+    notes = [c for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes"]
+    assert len(notes) >= 3 and all("".join(c["source"]).startswith("**Speaker notes") for c in notes)
+    assert "Speaker notes" not in (ROOT / "notebooks" / CHAPTER).read_text()
 
 
 def test_slideshow_slider_redraws_the_figure(browser, lab):

@@ -4,6 +4,7 @@
     python -m dpteach.build html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
     python -m dpteach.build slides [--offline]                   # reveal.js slides in build/slides/
     python -m dpteach.build mark [--force]                       # slide marks into the chapters
+    python -m dpteach.build instructor NOTEBOOKS... --out DIR     # instructor editions (make present)
     python -m dpteach.build course ...                           # homework (dpteach.build.course)
     python -m dpteach.build grade ...                            # grading (dpteach.build.grading)
 
@@ -59,6 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     mark = commands.add_parser("mark", help="write slide marks into the chapters (cells without one)")
     mark.add_argument("--force", action="store_true", help="overwrite the roles already stored")
 
+    edition = commands.add_parser("instructor", help="chapters as the instructor presents them: solutions open, "
+                                  "speaker notes in (make present)")
+    edition.add_argument("notebooks", nargs="+", type=Path, help="chapter notebooks (in notebooks/)")
+    edition.add_argument("--out", type=Path, required=True, help="folder to write them to")
+
     for name, (_, what) in DELEGATED.items():
         delegated = commands.add_parser(name, help=what, add_help=False)
         delegated.add_argument("rest", nargs=argparse.REMAINDER)
@@ -108,6 +114,18 @@ def main(argv: list[str] | None = None) -> int:
 
         for chapter in project.chapters():
             print(f"{chapter.path.name}: {mark_chapter(project, chapter.path, force=args.force)} cells marked")
+        return 0
+    if args.command == "instructor":
+        import nbformat
+
+        from .book import instructor_edition
+
+        args.out.mkdir(parents=True, exist_ok=True)
+        for path in args.notebooks:
+            path = project.root / path
+            nb = instructor_edition(nbformat.read(path, as_version=4), path.stem, project)
+            nbformat.write(nb, args.out / path.name)
+            print(f"{args.out / path.name}: the instructor edition of {path.name}")
         return 0
     if args.command == "html":
         from .book import build_html
