@@ -17,7 +17,7 @@ PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test test-seeds lock present execute sync html slides assignments bench binder-url nbgitpuller-url clean
+.PHONY: help lab test test-seeds lock present execute sync html slides course grade bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
@@ -29,7 +29,8 @@ help:
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
-	@echo "make assignments  homework per chapter: student notebook + autograder in build/assignments/ (otter-grader)"
+	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/)"
+	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook in build/graded/)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
@@ -56,7 +57,7 @@ $(VENV)/.test-installed: requirements/test.lock.txt pyproject.toml $(VENV)/.lab-
 # lab lock is the test lock's subset; environment.yml and binder/environment.yml are written from it.
 lock: | $(BIN)/python
 	$(PIP) install 'uv>=0.5'
-	$(BIN)/uv pip compile pyproject.toml --extra lab --extra test --extra grade --universal --python-version 3.10 \
+	$(BIN)/uv pip compile pyproject.toml --extra lab --extra test --universal --python-version 3.10 \
 		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/test.lock.txt
 	$(BIN)/uv pip compile pyproject.toml --extra lab --universal --python-version 3.10 \
 		--no-header --quiet -c requirements/test.lock.txt -o requirements/lab.lock.txt
@@ -141,11 +142,18 @@ html: build/executed
 slides: build/executed
 	$(BIN)/python -m dpteach.build slides $(if $(OFFLINE),--offline)
 
-# Homework, autograded (otter-grader, the grade extra; in the test lock): for every chapter with
-# exercises, build/assignments/NN_name/student/ (hand this out) and .../autograder/ (grade with
-# `python -m dpteach.assignments grade ZIP SUBMISSIONS...`). CHAPTERS=notebooks/05_*.ipynb: only those.
-assignments: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.assignments build $(CHAPTERS)
+# Homework for a course (instructors): `make course` writes build/course/ — students/ (hand out: the
+# chapters with no solution, the numeric exercises re-posed with the course's own numbers, and the
+# book of them) and course.json + instructor/answers.md (keep). SEED=N rebuilds a course's homework;
+# CHAPTERS="03 05" for some chapters only. `make grade SUBMISSIONS=collected/` grades the collected
+# notebooks in parallel, each in a scratch folder with time and memory limits, verdicts computed
+# outside the students' code, into build/graded/gradebook.csv.
+course: $(VENV)/.test-installed
+	$(BIN)/python -m dpteach.build course --book $(if $(SEED),--seed $(SEED)) $(if $(CHAPTERS),--chapters $(CHAPTERS))
+
+grade: $(VENV)/.test-installed
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/course.json]"; exit 2; }
+	$(BIN)/python -m dpteach.build grade --course $(or $(COURSE),build/course/course.json) $(SUBMISSIONS)
 
 # The links are written by dpteach/build/links.py (standard library only: the system Python runs it
 # before any venv exists; the book's launch buttons use the same functions).
