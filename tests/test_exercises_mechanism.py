@@ -69,6 +69,11 @@ def with_scale(scale):
     return mechanism
 
 
+def split_over_coordinates(true_answer, sensitivity, epsilon, rng):
+    t = np.asarray(true_answer, dtype=float)
+    return t + rng.laplace(0.0, sensitivity / (max(t.size, 1) * epsilon), size=t.shape)
+
+
 def same_noise(true_answer, sensitivity, epsilon, rng):
     return np.asarray(true_answer, dtype=float) + rng.laplace(0.0, sensitivity / epsilon)
 
@@ -135,6 +140,7 @@ def test_a_list_returning_solution_passes_too():
     (with_scale(lambda s, e: math.sqrt(2) * s / e), "case 1 of 6", "standard deviation"),
     (with_scale(lambda s, e: s / e / math.sqrt(2)), "case 1 of 6", "standard deviation"),
     (with_scale(lambda s, e: 1.7 * s / e), "case 1 of 6", "wrong size"),
+    (split_over_coordinates, "case 4 of 6", "Δf/(k·ε)"),
     (gaussian, "case 1 of 6", "Gaussian"),
     (same_noise, "case 4 of 6", "same noise"),
     (noise_only, "case 1 of 6", "noise alone"),

@@ -159,14 +159,14 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed) -> dict:
 
 def _mechanism_cases() -> list[Case]:
     """Scalar and vector answers (numpy arrays, as the prompt promises), several Δf and ε, chosen so
-    that Δf/ε ≠ ε/Δf, Δf ≠ 1/ε …"""
+    that Δf/ε ≠ ε/Δf, Δf ≠ 1/ε, Δf ≠ k (so Δf/(kε) ≠ 1/ε in the first vector case) …"""
     settings = [
         ("one count 42, Δf = 1, ε = 1", 42.0, 1.0, 1.0),
         ("one count 42, Δf = 1, ε = 0.5", 42.0, 1.0, 0.5),
         ("a sum 250 clipped at Δf = 10, ε = 2", 250.0, 10.0, 2.0),
-        ("three overlapping counts [9, 6, 3], Δf = 3, ε = 1", np.array([9.0, 6.0, 3.0]), 3.0, 1.0),
+        ("a count and a clipped sum [−5, 7.5], Δf = 5, ε = 0.25", np.array([-5.0, 7.5]), 5.0, 0.25),
         ("a 5-cell histogram, Δf = 1, ε = 4", np.array([120.0, 45.0, 3.0, 0.0, 17.0]), 1.0, 4.0),
-        ("two counts [−5, 7.5], Δf = 2, ε = 0.25", np.array([-5.0, 7.5]), 2.0, 0.25),
+        ("three overlapping counts [9, 6, 3], Δf = 3, ε = 1", np.array([9.0, 6.0, 3.0]), 3.0, 1.0),
     ]
     return [Case(label, (answer, sens, eps, 2014 + i),
                  expected={"true": np.asarray(answer, dtype=float), "scale": laplace_scale(sens, eps),
@@ -329,7 +329,10 @@ def _diagnose(got, expected) -> str | None:
 def _scale_problem(spread: float, n: int, b: float, expected) -> str:
     """The named scale mistake that E|u| = ``spread`` matches, or what the scale is off by."""
     sens, eps = expected["sensitivity"], expected["epsilon"]
+    k = max(1, int(np.asarray(expected["true"]).size))
     wrong_scales = [
+        (sens / (k * eps), "Δf/(kε)", "its noise has scale Δf/(k·ε): that splits ε over the k coordinates although "
+                                      "Δf already covers all of them together. Each coordinate gets Lap(Δf/ε)."),
         (eps / sens, "ε/Δf", "its noise has scale ε/Δf: upside down, the scale is Δf divided by ε (smaller ε, "
                              "more noise)."),
         (sens, "Δf", "its noise has scale Δf: you forgot to divide by ε."),
@@ -351,8 +354,8 @@ def _scale_problem(spread: float, n: int, b: float, expected) -> str:
     if matches:
         return (f"its noise has the scale that {' or '.join(label for label, _ in matches)} gives in this case; "
                 "the scale is b = Δf/ε.")
-    return (f"its noise has the wrong size: E|noise| should be b = Δf/ε, and here it is {spread:.3g}·b. "
-            "Use numpy's rng.laplace(0, b, size=...) with b = Δf/ε.")
+    return (f"its noise has the wrong size: E|noise| should be b = Δf/ε, and here it is {spread:.3g}·b "
+            "(its shape is Laplace's). Use numpy's rng.laplace(0, b, size=...) with b = Δf/ε.")
 
 
 @exercise(prompt="Write `my_laplace_mechanism(true_answer, sensitivity, epsilon, rng)`: Definition 3.3 in numpy. "
