@@ -1,13 +1,65 @@
+import atexit
 import os
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
-# `filterwarnings = error` (pyproject) acts in the pytest process only. Kernels that nbval, nbclient or
-# nbconvert start for the notebooks inherit this environment: there too, any warning is an error, so a
-# library's DeprecationWarning inside a chapter fails its cell instead of passing silently.
-os.environ["PYTHONWARNINGS"] = "error"
+# `filterwarnings = error` (pyproject) acts in the pytest process only. The kernels that nbval, nbclient
+# and nbconvert start for the notebooks treat warnings as errors too, so that a library's
+# DeprecationWarning inside a chapter fails its cell instead of passing silently. The filter is set by a
+# start-up file of the kernel's IPython profile (IPYTHONDIR, inherited by every kernel the tests start),
+# and only when the kernel is asked to execute code for the first time: the kernel's own start-up keeps
+# Python's default filters. Not PYTHONWARNINGS=error: that reaches the start-up too, where on Python 3.13
+# ipykernel's tornado IOLoop.current() calls asyncio.get_event_loop(), which warns "There is no current
+# event loop" (a DeprecationWarning), and the kernel died before replying to kernel_info.
+KERNEL_WARNINGS = """\
+# Written by tests/conftest.py. In the kernels the tests start, any warning raised by the code a cell runs
+# is an error; set before the first execution, once the kernel has started (its start-up may warn).
+import warnings
+
+
+def _dpteach_warnings_are_errors(*args):
+    warnings.simplefilter("error")
+    get_ipython().events.unregister("pre_execute", _dpteach_warnings_are_errors)
+
+
+get_ipython().events.register("pre_execute", _dpteach_warnings_are_errors)
+"""
+IPYTHONDIR = Path(tempfile.mkdtemp(prefix="dpteach-ipython-"))
+atexit.register(shutil.rmtree, IPYTHONDIR, ignore_errors=True)
+(IPYTHONDIR / "profile_default" / "startup").mkdir(parents=True)
+(IPYTHONDIR / "profile_default" / "startup" / "00-warnings-are-errors.py").write_text(KERNEL_WARNINGS)
+os.environ["IPYTHONDIR"] = str(IPYTHONDIR)
+
+
+def _nbval_closes_its_devnull() -> None:
+    """nbval 0.11.0 starts each notebook's kernel with ``stderr=open(os.devnull, 'w')`` and never closes
+    that file (nbval.kernel.RunningKernel; upstream computationalmodelling/nbval#201): when the kernel
+    manager holding it is collected, the ResourceWarning "unclosed file <_io.FileIO name='/dev/null'
+    mode='wb'>" fails whichever test is running then (PytestUnraisableExceptionWarning; seen on
+    Python 3.13). Same kernel, same silenced stderr: subprocess.DEVNULL, which Popen opens and closes."""
+    try:
+        from nbval import kernel
+    except ImportError:        # nbval not installed: no notebooks are collected either
+        return
+    start = kernel.start_new_kernel
+    if getattr(start, "closes_devnull", False):
+        return
+
+    def start_new_kernel(*args, stderr=None, **kwargs):
+        if getattr(stderr, "name", None) == os.devnull and hasattr(stderr, "close"):
+            stderr.close()
+            stderr = subprocess.DEVNULL
+        return start(*args, stderr=stderr, **kwargs)
+
+    start_new_kernel.closes_devnull = True
+    kernel.start_new_kernel = start_new_kernel
+
+
+_nbval_closes_its_devnull()
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
