@@ -48,6 +48,35 @@ def test_privacy_loss_with_k_counts_is_k_shares_of_at_most_eps_over_k():
                 assert w.set(understate=True)["max_abs_loss"] == pytest.approx(2 * eps)
 
 
+def test_privacy_loss_share_label_agrees_with_the_dashed_line():
+    """The line of text that names one count's share says what the dashed line does: inside the darker
+    band [−ε/k, ε/k] when the noise is calibrated to Δf (Theorem 3.6), out to ±2ε/k (outside it) when Δf
+    is understated as Δf/2. The band and the line are read from the drawn artists."""
+    import re
+
+    w = widgets.privacy_loss()
+    fig = w.figure
+    for eps in (0.1, 1.0):
+        for k in (2, 4, 10):
+            for understate in (False, True):
+                r = w.set(epsilon=eps, sensitivity=2.0, k=k, understate=understate)
+                line_top = np.abs(fig.share.get_ydata()).max()           # in units of ε
+                band = fig.share_band.get_path().transformed(fig.share_band.get_patch_transform()).vertices[:, 1]
+                band_top = band.max()
+                assert band_top == pytest.approx(1 / k)
+                assert line_top == pytest.approx((2 if understate else 1) / k)
+                assert r["max_abs_share"] == pytest.approx(r["share_bound"])
+                note = fig.share_note.get_text()
+                assert fig.share_note.get_visible() and note == r["share_note"]
+                printed = float(re.search(r"±?([0-9.]+)ε", note.split("=")[-1].replace("−", "")).group(1))
+                assert printed == pytest.approx(line_top, rel=5e-3)
+                if understate:
+                    assert "outside" in note and "inside" not in note and line_top > band_top * 1.5
+                else:
+                    assert "inside" in note and line_top <= band_top * (1 + 1e-9)
+    assert not w.set(k=1)["share_note"] and not fig.share_note.get_visible()
+
+
 def test_unknown_control_is_refused_by_name():
     with pytest.raises(ValueError, match="unknown control"):
         widgets.laplace_density().set(delta=0.1)

@@ -103,7 +103,8 @@ class PrivacyLossFigure(_Updatable):
     one coordinate's two densities, centred Δf/k apart; the bottom panel shows the total loss
     along the diagonal z = (t, …, t) and one coordinate's share of it, which the triangle
     inequality keeps inside [−ε/k, ε/k] (Dwork & Roth 2014, proof of Theorem 3.6): k shares
-    of at most ε/k add up to at most ε.
+    of at most ε/k add up to at most ε. With ``understate=True`` each share reaches 2ε/k, outside
+    that band, and the line of text under the loss says so.
 
     The axes are fixed over every control's range (ε from 0.01 to 10, Δf up to 5): outputs
     z from −5 to 9, densities from 5·10⁻⁴ to 30 on a log axis, the loss from −2.6ε to 2.6ε.
@@ -142,8 +143,7 @@ class PrivacyLossFigure(_Updatable):
             self.bottom.set_xlabel("output z (with k > 1 counts: every count's output is z)")
             self.bottom.set_ylabel("ln p_x(z)/p_y(z)")
             self.bottom.legend(handles=[self.band, self.loss], loc="upper right")
-            self.share_note = self.bottom.text(0.99, 0.03, "dashed: one count's share, inside the darker band "
-                                               "[−ε/k, ε/k]", transform=self.bottom.transAxes, ha="right",
+            self.share_note = self.bottom.text(0.99, 0.03, "", transform=self.bottom.transAxes, ha="right",
                                                va="bottom", fontsize="small", color=PALETTE["purple"])
         self.dynamic = [self.px, self.py, self.note, self.top.title, self.share_band, self.loss, self.share,
                         self.share_note]
@@ -170,6 +170,15 @@ class PrivacyLossFigure(_Updatable):
         self.share_band.set_height(2 / n_counts)
         self.share_band.set_visible(n_counts > 1)
         self.share_note.set_visible(n_counts > 1)
+        # Each share is at most step/b = (Δf/k)/(claimed/ε) = (Δf/claimed)·ε/k: ε/k when the noise is calibrated
+        # to Δf (Theorem 3.6), 2ε/k when Δf is understated as Δf/2.
+        share_bound = true_sens / claimed / n_counts
+        if understate:
+            self.share_note.set_text(f"dashed: one count's share reaches ±2ε/k = ±{share_bound:.3g}ε, outside the "
+                                     "darker band [−ε/k, ε/k]")
+        else:
+            self.share_note.set_text(f"dashed: one count's share, inside the darker band [−ε/k, ε/k] = "
+                                     f"[−{share_bound:.3g}ε, {share_bound:.3g}ε]")
         counts = "" if n_counts == 1 else f"k = {n_counts} counts, "
         if worst <= eps * (1 + 1e-9):
             self.top.title.set_text(f"{counts}ε = {eps:.3g}: the loss never leaves [−ε, ε]  (Theorem 3.6)")
@@ -180,4 +189,5 @@ class PrivacyLossFigure(_Updatable):
         self.note.set_text(f"{moved}\nnoise b = {'Δf/(2ε)' if understate else 'Δf/ε'} = {b:.3g}")
         return {"z": z, "px": px, "py": py, "loss": loss, "max_abs_loss": worst, "epsilon": eps,
                 "scale": b, "inside": worst <= eps * (1 + 1e-9), "k": n_counts, "share": share,
-                "max_abs_share": float(np.abs(share).max())}
+                "max_abs_share": float(np.abs(share).max()), "share_bound": share_bound * eps,
+                "share_note": self.share_note.get_text() if n_counts > 1 else ""}
