@@ -24,6 +24,7 @@ def _tiny_project(tmp_path):
         nbformat.v4.new_markdown_cell("# A tiny chapter\n\nIt prints where it runs."),
         nbformat.v4.new_code_cell("import os\nprint(os.getcwd())"),
         nbformat.v4.new_code_cell("import ipywidgets\nipywidgets.IntSlider(value=3, description='k')"),
+        nbformat.v4.new_code_cell("import time\nprint('a', flush=True)\ntime.sleep(0.3)\nprint('b')"),
     ])
     nbformat.write(nb, tmp_path / "notebooks" / TINY)
     return tmp_path
@@ -45,6 +46,7 @@ def test_execute_writes_into_the_project_it_runs_in(tmp_path):
     state = executed.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     assert any(m["model_name"] == "IntSliderModel" and m["state"]["value"] == 3 for m in state.values())
     assert "execution" not in executed.cells[1].metadata, "no timing metadata (it would change on every run)"
+    assert [o.get("text") for o in executed.cells[3].outputs] == ["a\nb\n"], "a cell's printing in one piece"
     assert ours.exists() == before, "the build wrote into the repository it is installed from"
     stored = json.loads((project / "notebooks" / TINY).read_text())
     assert not stored["cells"][1]["outputs"], "without --inplace the chapter itself is left as it was"
@@ -55,7 +57,7 @@ def test_execute_inplace_and_root(tmp_path):
     done = _build("--root", str(project), "execute", "--inplace", f"notebooks/{TINY}", cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     stored = nbformat.read(project / "notebooks" / TINY, as_version=4)
-    assert [c.execution_count for c in stored.cells if c.cell_type == "code"] == [1, 2]
+    assert [c.execution_count for c in stored.cells if c.cell_type == "code"] == [1, 2, 3]
     assert not (project / "build").exists() and not (tmp_path / "build").exists()
 
 

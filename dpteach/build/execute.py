@@ -15,9 +15,9 @@ TIMEOUT = 600
 
 def execute_notebook(path: Path, out: Path | None = None, timeout: int = TIMEOUT):
     """Run the notebook at ``path`` top to bottom in a fresh ``python3`` kernel whose working
-    directory is the notebook's folder; store its outputs and widget state (no timing metadata)
-    and write it to ``out`` (a file; ``path`` itself for in place, or None not to write).
-    Returns the executed notebook."""
+    directory is the notebook's folder; store its outputs (a cell's stream in one piece) and widget
+    state (no timing metadata) and write it to ``out`` (a file; ``path`` itself for in place, or
+    None not to write). Returns the executed notebook."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -25,7 +25,9 @@ def execute_notebook(path: Path, out: Path | None = None, timeout: int = TIMEOUT
     if timeout <= 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+    # coalesce_streams: a cell's printing is one output however the kernel's messages happened to be
+    # cut (they follow the timing of flushes), so stored outputs do not change from run to run.
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, coalesce_streams=True,
                             store_widget_state=True, resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     if out is not None:
