@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,25 +13,58 @@ from . import _validate
 from .laplace import laplace_mechanism, laplace_scale
 
 
-def laplace_accuracy_bound(k: int, delta: float, sensitivity: float, epsilon: float) -> float:
-    """Theorem 3.8: with probability ≥ 1 − δ no coordinate is off by more than ln(k/δ)·Δf/ε.
+class _Missing:
+    def __repr__(self) -> str:
+        return "<required>"
 
-    .. math:: \\Pr\\left[‖f(x) - y‖_∞ \\ge \\ln\\left(\\frac{k}{δ}\\right) \\cdot \\frac{Δf}{ε}\\right] \\le δ
 
-    Proof: a union bound over the k coordinates, each with Fact 3.7 at t = ln(k/δ).
+_MISSING = _Missing()      # the default of an argument that is required but may come under its old name
 
-    The book writes δ for this failure probability, and the parameter is called ``delta``
-    after it; the workbook's chapters write β, so that δ keeps its meaning from
-    (ε, δ)-differential privacy.
+
+def _beta(func: str, beta, delta) -> float:
+    """The failure probability β, from ``beta`` or from the deprecated keyword ``delta``."""
+    if delta is not _MISSING:
+        warnings.warn(f"{func}(delta=...) is deprecated: the failure probability is now called beta "
+                      f"(the workbook writes β, so that δ keeps its meaning from (ε, δ)-DP); "
+                      f"pass beta={delta!r}", DeprecationWarning, stacklevel=3)
+        if beta is not _MISSING:
+            raise TypeError(f"{func}() got both beta and its deprecated name delta; pass beta only")
+        beta = delta
+    if beta is _MISSING:
+        raise TypeError(f"{func}() missing required argument: 'beta'")
+    return _validate.real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=False,
+                          why="beta is a probability of failure")
+
+
+def _required(func: str, **values) -> None:
+    missing = [name for name, value in values.items() if value is _MISSING]
+    if missing:
+        raise TypeError(f"{func}() missing required argument(s): {', '.join(repr(m) for m in missing)}")
+
+
+def laplace_accuracy_bound(k: int, beta: float = _MISSING, sensitivity: float = _MISSING,
+                           epsilon: float = _MISSING, *, delta: float = _MISSING) -> float:
+    """Theorem 3.8: with probability ≥ 1 − β no coordinate is off by more than ln(k/β)·Δf/ε.
+
+    .. math:: \\Pr\\left[‖f(x) - y‖_∞ \\ge \\ln\\left(\\frac{k}{β}\\right) \\cdot \\frac{Δf}{ε}\\right] \\le β
+
+    Proof: a union bound over the k coordinates, each with Fact 3.7 at t = ln(k/β).
+
+    The book writes δ for this failure probability; the workbook writes β, so that δ keeps
+    its meaning from (ε, δ)-differential privacy, and the parameter is called ``beta``.
+    The keyword ``delta=`` still works but is deprecated (a ``DeprecationWarning`` names
+    ``beta``); positional calls are unchanged.
 
     Parameters
     ----------
     k : int
         Number of coordinates the query returns (k ≥ 1).
-    delta : float
-        Failure probability (the book's δ, the workbook's β), 0 < δ ≤ 1.
+    beta : float
+        Failure probability (the book's δ), 0 < β ≤ 1.
     sensitivity, epsilon : float
         Δf > 0 and ε > 0, as given to the Laplace mechanism.
+    delta : float, deprecated
+        The old name of ``beta``, keyword only.
 
     Examples
     --------
@@ -39,9 +73,9 @@ def laplace_accuracy_bound(k: int, delta: float, sensitivity: float, epsilon: fl
     >>> round(laplace_accuracy_bound(10_000, 0.05, sensitivity=1, epsilon=1), 3)
     12.206
     """
+    d = _beta("laplace_accuracy_bound", beta, delta)
+    _required("laplace_accuracy_bound", sensitivity=sensitivity, epsilon=epsilon)
     n = _validate.integer("k", k, low=1, why="a query returns at least one number")
-    d = _validate.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=False,
-                       why="delta is a probability of failure")
     return math.log(n / d) * laplace_scale(sensitivity, epsilon)
 
 
@@ -54,9 +88,9 @@ def linf_error_tail(threshold, k: int, sensitivity: float, epsilon: float) -> np
 
     .. math:: \\Pr[\\max_i |Y_i| \\ge α] = 1 - \\left(1 - e^{-α/b}\\right)^k \\le k\\, e^{-α/b}
 
-    and the right-hand side, the union bound, is what Theorem 3.8 uses. At α = ln(k/δ)·b
-    the exact value is 1 − (1 − δ/k)^k, a little below δ: for Example 3.3 (k = 10,000,
-    δ = 0.05) it is 0.0488.
+    and the right-hand side, the union bound, is what Theorem 3.8 uses. At α = ln(k/β)·b
+    the exact value is 1 − (1 − β/k)^k, a little below β: for Example 3.3 (k = 10,000,
+    β = 0.05) it is 0.0488.
 
     Parameters
     ----------
@@ -115,24 +149,26 @@ def linf_error_density(threshold, k: int, sensitivity: float, epsilon: float) ->
     return out if out.ndim else float(out)
 
 
-def linf_error_quantile(k: int, delta: float, sensitivity: float, epsilon: float) -> float:
-    """The exact α with Pr[‖Y‖_∞ ≥ α] = δ for k i.i.d. Lap(Δf/ε) noises (compare Theorem 3.8).
+def linf_error_quantile(k: int, beta: float = _MISSING, sensitivity: float = _MISSING,
+                        epsilon: float = _MISSING, *, delta: float = _MISSING) -> float:
+    """The exact α with Pr[‖Y‖_∞ ≥ α] = β for k i.i.d. Lap(Δf/ε) noises (compare Theorem 3.8).
 
-    .. math:: α = -\\ln\\left(1 - (1 - δ)^{1/k}\\right) \\cdot \\frac{Δf}{ε}
+    .. math:: α = -\\ln\\left(1 - (1 - β)^{1/k}\\right) \\cdot \\frac{Δf}{ε}
 
-    Theorem 3.8's ln(k/δ)·Δf/ε gives each coordinate a tail of δ/k (the union bound, as a
-    Bonferroni correction does); this solves for the per-coordinate tail 1 − (1 − δ)^(1/k)
+    Theorem 3.8's ln(k/β)·Δf/ε gives each coordinate a tail of β/k (the union bound, as a
+    Bonferroni correction does); this solves for the per-coordinate tail 1 − (1 − β)^(1/k)
     that independence allows (as Šidák's correction does). It is never larger than the
-    theorem's bound, and for small δ barely smaller.
+    theorem's bound, and for small β barely smaller. ``delta=`` is the deprecated keyword
+    name of ``beta`` (see :func:`laplace_accuracy_bound`).
 
     Examples
     --------
     >>> round(linf_error_quantile(10_000, 0.05, 1, 1), 3), round(laplace_accuracy_bound(10_000, 0.05, 1, 1), 3)
     (12.181, 12.206)
     """
+    d = _beta("linf_error_quantile", beta, delta)
+    _required("linf_error_quantile", sensitivity=sensitivity, epsilon=epsilon)
     n = _validate.integer("k", k, low=1, why="a query returns at least one number")
-    d = _validate.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=False,
-                       why="delta is a probability of failure")
     per_coordinate = -math.expm1(math.log1p(-d) / n) if d < 1 else 1.0
     return -math.log(per_coordinate) * laplace_scale(sensitivity, epsilon)
 
@@ -144,7 +180,7 @@ def expected_linf_error(k: int, sensitivity: float, epsilon: float) -> float:
 
     Each |Y_i| is exponential with mean b, and the largest of k independent exponentials
     has mean b·H_k ≈ b(ln k + 0.5772). So the typical largest error grows like ln k, as
-    Theorem 3.8's bound ln(k/δ)·b does, and sits a constant ln(1/δ) − 0.58 (in units of b)
+    Theorem 3.8's bound ln(k/β)·b does, and sits a constant ln(1/β) − 0.58 (in units of b)
     below it.
 
     Examples
@@ -339,48 +375,57 @@ class MonteCarloCoverage:
     """Theorem 3.8 checked by simulation (see :func:`accuracy_monte_carlo`)."""
 
     k: int
-    delta: float                      # the failure probability (the book's δ, the workbook's β)
+    beta: float                       # the failure probability β (the book's δ)
     sensitivity: float
     epsilon: float
-    bound: float                      # ln(k/δ)·Δf/ε
+    bound: float                      # ln(k/β)·Δf/ε
     errors: np.ndarray                # ‖f(x) − y‖_∞ of each run
     runs: int
     beyond: int                       # runs with error ≥ bound
     fraction: float                   # beyond / runs
     ci: tuple[float, float]           # confidence interval for Pr[error ≥ bound]
     confidence: float
-    exact: float                      # 1 − (1 − δ/k)^k, the true probability for i.i.d. Laplace noise
+    exact: float                      # 1 − (1 − β/k)^k, the true probability for i.i.d. Laplace noise
+
+    @property
+    def delta(self) -> float:
+        """Deprecated name of :attr:`beta`."""
+        warnings.warn("MonteCarloCoverage.delta is deprecated: the failure probability is now called beta",
+                      DeprecationWarning, stacklevel=2)
+        return self.beta
 
     def consistent(self) -> bool:
-        """True unless the runs are evidence against Theorem 3.8: the interval's lower end is ≤ δ."""
-        return self.ci[0] <= self.delta
+        """True unless the runs are evidence against Theorem 3.8: the interval's lower end is ≤ β."""
+        return self.ci[0] <= self.beta
 
     def __repr__(self) -> str:
         return (f"{self.beyond} of {self.runs} releases ({self.fraction:.1%}) had an error ≥ the bound "
                 f"{self.bound:.3f}; {self.confidence:.0%} interval [{self.ci[0]:.3f}, {self.ci[1]:.3f}], "
-                f"β = {self.delta:g}, exact probability {self.exact:.4f}")
+                f"β = {self.beta:g}, exact probability {self.exact:.4f}")
 
 
-def accuracy_monte_carlo(true_answer, delta: float, sensitivity: float, epsilon: float, runs: int = 500,
-                         rng: np.random.Generator | None = None, confidence: float = 0.95,
-                         method: str = "clopper-pearson") -> MonteCarloCoverage:
+def accuracy_monte_carlo(true_answer, beta: float = _MISSING, sensitivity: float = _MISSING,
+                         epsilon: float = _MISSING, runs: int = 500, rng: np.random.Generator | None = None,
+                         confidence: float = 0.95, method: str = "clopper-pearson", *,
+                         delta: float = _MISSING) -> MonteCarloCoverage:
     """Release ``true_answer`` ``runs`` times and count how often Theorem 3.8's bound is exceeded.
 
     Theorem 3.8 promises
 
-    .. math:: \\Pr\\left[‖f(x) - y‖_∞ \\ge \\ln\\left(\\frac{k}{δ}\\right) \\cdot \\frac{Δf}{ε}\\right] \\le δ ,
+    .. math:: \\Pr\\left[‖f(x) - y‖_∞ \\ge \\ln\\left(\\frac{k}{β}\\right) \\cdot \\frac{Δf}{ε}\\right] \\le β ,
 
-    so the fraction of runs beyond the bound should be about δ or less. The fraction comes
+    so the fraction of runs beyond the bound should be about β or less. The fraction comes
     with a confidence interval (:func:`binomial_ci`); the runs contradict the theorem only
-    if the whole interval lies above δ. For independent Laplace noise the exact probability
-    is 1 − (1 − δ/k)^k (:func:`linf_error_tail`), reported alongside.
+    if the whole interval lies above β. For independent Laplace noise the exact probability
+    is 1 − (1 − β/k)^k (:func:`linf_error_tail`), reported alongside.
 
     Parameters
     ----------
     true_answer : array_like
         f(x), k numbers; k is their count.
-    delta : float
-        0 < δ ≤ 1.
+    beta : float
+        The failure probability, 0 < β ≤ 1 (the book's δ; ``delta=`` is its deprecated
+        keyword name, see :func:`laplace_accuracy_bound`).
     sensitivity, epsilon : float
         Δf > 0 and ε > 0.
     runs : int, optional
@@ -397,12 +442,14 @@ def accuracy_monte_carlo(true_answer, delta: float, sensitivity: float, epsilon:
     >>> round(mc.bound, 3), mc.consistent()
     (12.206, True)
     """
+    beta = _beta("accuracy_monte_carlo", beta, delta)
+    _required("accuracy_monte_carlo", sensitivity=sensitivity, epsilon=epsilon)
     answer = _validate.array("true_answer", true_answer).ravel()
-    bound = laplace_accuracy_bound(answer.size, delta, sensitivity, epsilon)
+    bound = laplace_accuracy_bound(answer.size, beta, sensitivity, epsilon)
     errors = linf_errors(answer, sensitivity, epsilon, runs, rng)
     beyond = int((errors >= bound).sum())
     ci = binomial_ci(beyond, len(errors), confidence, method)
-    return MonteCarloCoverage(k=answer.size, delta=float(delta), sensitivity=float(sensitivity),
+    return MonteCarloCoverage(k=answer.size, beta=float(beta), sensitivity=float(sensitivity),
                               epsilon=float(epsilon), bound=bound, errors=errors, runs=len(errors),
                               beyond=beyond, fraction=beyond / len(errors), ci=ci, confidence=float(confidence),
                               exact=linf_error_tail(bound, answer.size, sensitivity, epsilon))

@@ -145,19 +145,19 @@ def test_500_releases_of_the_census_names(names):
     only if the 99.9% Clopper–Pearson interval lies wholly above β: with the true probability
     0.0488 ≤ β, that happens for fewer than 0.05% of seeds (the false-positive rate).
     """
-    mc = dp.accuracy_monte_carlo(names, delta=0.05, sensitivity=1, epsilon=1, runs=500,
+    mc = dp.accuracy_monte_carlo(names, beta=0.05, sensitivity=1, epsilon=1, runs=500,
                                  rng=np.random.default_rng(2014), confidence=0.999)
     assert mc.k == 10_000 and mc.runs == 500 and mc.errors.shape == (500,)
     assert mc.bound == pytest.approx(math.log(200_000))
     assert mc.beyond == int((mc.errors >= mc.bound).sum()) and mc.fraction == mc.beyond / 500
-    assert mc.ci[0] <= mc.delta and mc.consistent()
+    assert mc.ci[0] <= mc.beta and mc.consistent()
     assert mc.ci[0] <= mc.exact <= mc.ci[1]       # and it agrees with the exact law (FPR ≤ 0.001)
     assert "of 500 releases" in repr(mc) and "β = 0.05" in repr(mc)   # the chapters' letter for the failure probability
 
 
 @pytest.mark.parametrize("k, delta, epsilon", [(1, 0.3, 1.0), (100, 0.1, 0.5), (10_000, 0.01, 2.0)])
 def test_coverage_holds_at_other_settings(k, delta, epsilon):
-    """4,000 runs at each setting; the 99.9% interval must reach down to δ (FPR ≤ 0.0005 each)
+    """4,000 runs at each setting; the 99.9% interval must reach down to β (FPR ≤ 0.0005 each)
     and contain the exact probability (FPR ≤ 0.001 each)."""
     mc = dp.accuracy_monte_carlo(np.full(k, 7.0), delta, 1.0, epsilon, runs=4_000,
                                  rng=np.random.default_rng(k), confidence=0.999)
@@ -167,7 +167,7 @@ def test_coverage_holds_at_other_settings(k, delta, epsilon):
 
 def test_the_check_catches_noise_wider_than_claimed(names):
     """Power: noise drawn at ε = 0.8 but judged against the ε = 1 bound exceeds it in ~43% of
-    runs, and 500 runs show it (the interval lies far above δ)."""
+    runs, and 500 runs show it (the interval lies far above β)."""
     errors = dp.linf_errors(names, sensitivity=1, epsilon=0.8, runs=500, rng=np.random.default_rng(5))
     beyond = int((errors >= dp.laplace_accuracy_bound(10_000, 0.05, 1, 1)).sum())
     low, _ = dp.binomial_ci(beyond, 500, 0.999)
@@ -175,9 +175,9 @@ def test_the_check_catches_noise_wider_than_claimed(names):
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    ({"delta": 0.0}, ValueError, r"delta must be a finite number in \(0, 1\], got 0.0"),
-    ({"delta": 1.5}, ValueError, r"delta must be a finite number in \(0, 1\]"),
-    ({"delta": float("nan")}, ValueError, "delta must be"),
+    ({"beta": 0.0}, ValueError, r"beta must be a finite number in \(0, 1\], got 0.0"),
+    ({"beta": 1.5}, ValueError, r"beta must be a finite number in \(0, 1\]"),
+    ({"beta": float("nan")}, ValueError, "beta must be"),
     ({"runs": 0}, ValueError, "runs must be an integer >= 1, got 0"),
     ({"epsilon": -1.0}, ValueError, "epsilon must be a finite number > 0"),
     ({"true_answer": [1.0, np.nan]}, ValueError, "true_answer must not contain NaN"),
@@ -186,7 +186,7 @@ def test_the_check_catches_noise_wider_than_claimed(names):
     ({"rng": 42}, TypeError, "rng must be a numpy.random.Generator"),
 ])
 def test_monte_carlo_refuses_bad_input(kwargs, error, match):
-    args = {"true_answer": np.zeros(10), "delta": 0.05, "sensitivity": 1.0, "epsilon": 1.0, "runs": 5,
+    args = {"true_answer": np.zeros(10), "beta": 0.05, "sensitivity": 1.0, "epsilon": 1.0, "runs": 5,
             "rng": np.random.default_rng(0), **kwargs}
     with pytest.raises(error, match=match):
         dp.accuracy_monte_carlo(**args)
@@ -197,8 +197,8 @@ def test_monte_carlo_refuses_bad_input(kwargs, error, match):
     (lambda: dp.linf_error_tail(-1.0, 5, 1, 1), "threshold must be >= 0 everywhere"),
     (lambda: dp.linf_error_tail(np.nan, 5, 1, 1), "threshold must not contain NaN"),
     (lambda: dp.linf_error_quantile(0, 0.05, 1, 1), "k must be an integer >= 1"),
-    (lambda: dp.linf_error_quantile(5, 0.0, 1, 1), r"delta must be a finite number in \(0, 1\]"),
-    (lambda: dp.linf_error_quantile(5, 2.0, 1, 1), r"delta must be a finite number in \(0, 1\]"),
+    (lambda: dp.linf_error_quantile(5, 0.0, 1, 1), r"beta must be a finite number in \(0, 1\]"),
+    (lambda: dp.linf_error_quantile(5, 2.0, 1, 1), r"beta must be a finite number in \(0, 1\]"),
     (lambda: dp.expected_linf_error(0, 1, 1), "k must be an integer >= 1"),
     (lambda: dp.linf_errors(np.zeros(3), 1, 1, runs=-2), "runs must be an integer >= 1"),
 ])

@@ -23,10 +23,10 @@ def test_accuracy_bound_figure_draws_theorem_3_8():
     assert r["ci"][0] <= 0.05                 # Theorem 3.8 is not contradicted (fixed seed, 95% interval)
     assert "bound 12.2" in w.figure.title()
     for k in plots.AccuracyBoundFigure.K_OPTIONS[::4]:
-        for delta in (0.001, 0.05, 1.0):
-            r = w.set(k=k, delta=delta, epsilon=0.3)
-            assert r["bound"] == pytest.approx(dp.laplace_accuracy_bound(k, delta, 1, 0.3))
-            assert r["exact"] <= delta * (1 + 1e-12)
+        for beta in (0.001, 0.05, 1.0):
+            r = w.set(k=k, beta=beta, epsilon=0.3)
+            assert r["bound"] == pytest.approx(dp.laplace_accuracy_bound(k, beta, 1, 0.3))
+            assert r["exact"] <= beta * (1 + 1e-12)
             assert r["beyond"] == int((r["errors"] >= r["bound"]).sum())
             assert r["ci"] == dp.binomial_ci(r["beyond"], 500)
 
@@ -37,10 +37,10 @@ def test_accuracy_bound_draws_errors_and_bound_in_noise_scales():
     w = widgets.accuracy_bound()
     fig = w.figure
     limits = (fig.ax.get_xlim(), fig.ax.get_ylim())
-    for k, delta, eps in ((1, 1.0, 10.0), (100, 0.05, 1.0), (10_000, 0.001, 0.01)):
-        r = w.set(k=k, delta=delta, epsilon=eps)
+    for k, beta, eps in ((1, 1.0, 10.0), (100, 0.05, 1.0), (10_000, 0.001, 0.01)):
+        r = w.set(k=k, beta=beta, epsilon=eps)
         b = 1 / eps
-        assert fig.bound.get_xdata()[0] == pytest.approx(math.log(k / delta))
+        assert fig.bound.get_xdata()[0] == pytest.approx(math.log(k / beta))
         heights, edges, _ = fig.hist.get_data()
         assert np.array_equal(heights, np.histogram(r["errors"] / b, edges)[0])
         assert heights.sum() == 500                       # no release falls off the axis
@@ -124,8 +124,8 @@ def test_delta_slider_spans_a_thousandth_to_one_on_a_log_scale():
 
 @pytest.mark.parametrize("presentation", [False, True], ids=["laptop", "projector"])
 @pytest.mark.parametrize("factory, extremes", [
-    (widgets.accuracy_bound, [dict(k=10_000, epsilon=0.0123, delta=0.00123), dict(k=10_000, epsilon=1.0, delta=0.05),
-                              dict(k=1, epsilon=9.87, delta=0.0123)]),
+    (widgets.accuracy_bound, [dict(k=10_000, epsilon=0.0123, beta=0.00123), dict(k=10_000, epsilon=1.0, beta=0.05),
+                              dict(k=1, epsilon=9.87, beta=0.0123)]),
     (widgets.name_reliability, [dict(epsilon=0.0123), dict(epsilon=9.87)]),
     (widgets.marketing_noise, [dict(cap=20, epsilon=0.0123), dict(cap=1, epsilon=9.87)]),
 ], ids=["accuracy_bound", "name_reliability", "marketing_noise"])

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-
 from .. import plots
+from ..accuracy import _MISSING, _beta
 from ..census import census_first_names
-from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, delta_slider, epsilon_slider
+from ._base import Interactive, _choice_slider, _int_slider, delta_slider, epsilon_slider
 from .counting import _span
 
 
-def accuracy_bound(epsilon: float = 1.0, delta: float = 0.05, k: int = 10_000) -> Interactive:
-    """Sliders ε, β (``delta``, the book's δ), k: Theorem 3.8's bound ln(k/β)·Δf/ε against the largest errors of 500 releases."""
+def accuracy_bound(epsilon: float = 1.0, beta: float = _MISSING, k: int = 10_000, *,
+                   delta: float = _MISSING) -> Interactive:
+    """Sliders ε, β (the failure probability, the book's δ), k: Theorem 3.8's bound ln(k/β)·Δf/ε against the
+    largest errors of 500 releases. ``beta`` defaults to 0.05; ``delta=`` is its deprecated keyword name."""
+    beta = _beta("accuracy_bound", 0.05 if beta is _MISSING and delta is _MISSING else beta, delta)
     fig = plots.AccuracyBoundFigure()
-    return Interactive(fig, fig.update,
-                       {"epsilon": epsilon_slider(epsilon), "delta": delta_slider(delta),
+
+    def update(epsilon: float, beta: float, k: int) -> dict:
+        return fig.update(epsilon=epsilon, delta=beta, k=k)
+
+    return Interactive(fig, update,
+                       {"epsilon": epsilon_slider(epsilon), "beta": delta_slider(beta),
                         "k": _choice_slider("k", plots.AccuracyBoundFigure.K_OPTIONS, k, "k (cells)")},
                        "Theorem 3.8's bound against the observed largest error")
 
@@ -29,8 +35,7 @@ def name_reliability(epsilon: float = 1.0) -> Interactive:
 
 def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Interactive:
     """Sliders c and ε: a capped conversion report's DP noise against sampling noise, by cell size."""
-    slider = widgets.IntSlider(value=cap, min=1, max=20, description="c (cap per user)",
-                               layout=_SLIDER_LAYOUT, style=_STYLE)
+    slider = _int_slider("cap", cap, 1, 20, "c (cap per user)")
     eps = epsilon_slider(epsilon)
     fig = plots.MarketingNoiseFigure(cells=cells, cap_max=slider.max, epsilon_range=_span(eps))
     return Interactive(fig, fig.update, {"cap": slider, "epsilon": eps},
