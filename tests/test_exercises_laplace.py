@@ -56,7 +56,7 @@ def test_epsilon_for_std_names_the_mistake(wrong, says):
 
 def test_epsilon_for_std_unknown_answer_says_what_it_gives():
     verdict = exercises.check_epsilon_for_std(0.5)
-    assert verdict.correct is False and "with ε = 0.5 the noise has std" in verdict.message
+    assert verdict.correct is False and "with ε = 0.5 the noise has standard deviation" in verdict.message
 
 
 # -- my_laplace_cdf --------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def check_epsilon_for_std(answer, std: float = 10.0, sensitivity: float = 1.0) -
     value = as_number(answer)
     if verdict.correct is False and isinstance(value, float) and value > 0 and verdict.message.endswith(hint):
         # no known mistake matched: say what the student's ε gives instead
-        return Feedback(False, f"with ε = {value:g} the noise has std √2·Δf/ε = "
+        return Feedback(False, f"with ε = {value:g} the noise has standard deviation "
                                f"{math.sqrt(2) * sensitivity / value:.4g}, not {std:g}. {hint}")
     return verdict
 
