@@ -6,5 +6,12 @@ from the project's root (the folder holding ``notebooks/``), through one entry p
     python -m dpteach.build COMMAND ...
 
 They read and write relative to the folder they are run in (or ``--root``), never beside the
-installed package, so a second clone builds into its own ``build/``.
+installed package, so a second clone builds into its own ``build/`` (:mod:`.paths`).
+
+* :mod:`.execute`: the one notebook executor (nbclient, widget state stored): ``execute``.
+* :mod:`.book`: the reader's book (Sphinx): ``html``; :mod:`.assets`: what it and the slides need offline.
+* :mod:`.slides`: the slide marks in the chapters (``mark``) and the reveal.js slides (``slides``).
+* :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``, and ``make present``).
+* :mod:`.course`, :mod:`.grading`, :mod:`.sandbox`: homework (``course``) and its grading (``grade``).
+* :mod:`.links`: the Binder and JupyterHub links.
 """
