@@ -392,3 +392,11 @@ def test_forbidden_names_are_refused_in_process_and_restored():
     verdict = ex.check_accuracy_bound_function(cheat)
     assert verdict.correct is False and "dp.laplace_accuracy_bound" in verdict.message
     assert dp.laplace_accuracy_bound is original
+
+
+def test_function_verdicts_are_deterministic():
+    """Fixed seeds: the same function gets the same verdict, word for word, every time it is checked."""
+    uniform = laplace_with(lambda rng, b, s: rng.uniform(-2 * b, 2 * b, s))
+    reference = REFERENCES["check_my_laplace_mechanism"]
+    for function in (uniform, reference):
+        assert ex.check_my_laplace_mechanism(function) == ex.check_my_laplace_mechanism(function)

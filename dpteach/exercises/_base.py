@@ -8,6 +8,12 @@ computed with dpteach itself (by enumeration or by formula), never typed in.
 A wrong answer is compared with the answers that the usual mistakes produce (log10 for ln,
 forgetting to divide by ε, the variance b² for 2b², …), so the feedback can name the mistake
 instead of only saying "incorrect". A wrong message never prints the expected value.
+
+Every numeric answer is judged by one precision rule, stated in its prompt: right to n
+significant figures (:func:`tolerance`), or exact for whole numbers. Every exercise is
+registered in :data:`EXERCISES` (its prompt, its precision, and the parameter values a homework
+may use instead of the chapter's), and a function the student writes can be run here or, through
+``run_cases``, in a sandboxed grading process (:func:`check_function`).
 """
 
 from __future__ import annotations
