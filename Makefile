@@ -177,3 +177,25 @@ nbgitpuller-url:
 
 clean:
 	rm -rf build .pytest_cache
+
+# The oldest and the newest Python the README claims (requires-python >= 3.10; 3.13 the newest
+# tested), each in a fresh clone of the last commit ($(PYTHON_CLONES)/X.Y, with its own .venv from
+# the locks): the suite without its browser tests (those run in `make test`). CI runs it after
+# `make test`. The interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*) or PATH (pythonX.Y).
+PYTHONS       ?= 3.10 3.13
+PYTHON_CLONES ?= $(or $(TMPDIR),/tmp)/dpteach-python
+PYENV_ROOT    ?= $(HOME)/.pyenv
+.PHONY: test-python
+test-python:
+	@for v in $(PYTHONS); do \
+	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python$$v 2>/dev/null | sort -V | tail -n 1); \
+	  test -n "$$py" || py=$$(command -v python$$v) || true; \
+	  test -n "$$py" && "$$py" -c 'import venv, ensurepip' || { echo "test-python: no usable python$$v (pyenv or PATH, with venv)"; exit 1; }; \
+	  dir=$(PYTHON_CLONES)/$$v; rm -rf "$$dir"; git clone --quiet . "$$dir" || exit 1; \
+	  echo "== Python $$v: $$("$$py" --version) in a fresh clone of $$(git rev-parse --short HEAD), $$dir"; \
+	  start=$$(date +%s); \
+	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed .venv/share/jupyter/lab/settings/overrides.json || exit 1; \
+	  (cd "$$dir" && MPLCONFIGDIR="$$dir/.venv/matplotlib" .venv/bin/python -m pytest -n 2 --dist loadfile \
+	    $$(for t in tests/test_browser_*.py; do printf -- '--ignore=%s ' "$$t"; done)) || exit 1; \
+	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
+	done
