@@ -113,15 +113,9 @@ def instructor_edition(nb, stem: str, project: Project):
     if importlib.util.find_spec(f"{__package__}.editions") is None:
         raise RuntimeError("the instructor edition needs dpteach.build.editions (instructor_edition), "
                            "which is missing from this installation")
-    import nbformat
-
     from .editions import instructor_edition as merge
 
-    edition = nbformat.from_dict(merge(nb, stem, project))
-    for number, cell in enumerate(edition.cells):
-        if "id" not in cell:        # a cell the edition added: nbformat ≥ 4.5 wants an id on every cell
-            cell["id"] = f"{stem[:2]}-instructor-{number}"
-    return edition
+    return merge(nb, stem, project)
 
 
 def book_sources(nb):
