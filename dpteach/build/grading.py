@@ -232,7 +232,8 @@ def function_source(notebook: dict, answer: str) -> str | None:
     dropped = set()
     for node in tree.body:
         segment = ast.get_source_segment(text, node) or ""
-        if isinstance(node, ast.Expr) and ("exercises" in segment or re.search(r"\bcheck_\w+\s*\(", segment)):
+        definition = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+        if not definition and ("exercises" in segment or re.search(r"\bcheck_\w+\s*\(", segment)):
             dropped.update(range(node.lineno - 1, node.end_lineno))
     return "\n".join(line for number, line in enumerate(lines) if number not in dropped).strip("\n") + "\n"
 
@@ -404,7 +405,8 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
                             timeout_func=lambda cell: max(1, int(deadline - time.monotonic()) + 1),
                             resources={"metadata": {"path": str(work)}})
     try:
-        client.execute(env=env, cwd=str(work))
+        # cleanup_kc: nbclient keeps alive a kernel whose manager it was handed, unless told otherwise.
+        client.execute(env=env, cwd=str(work), cleanup_kc=True)
     except CellTimeoutError:
         raise GradingError(f"the notebook ran longer than the time limit ({options.timeout:g} s): stopped") from None
     except DeadKernelError:
@@ -414,6 +416,7 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
         raise GradingError(f"the notebook could not be run: {type(error).__name__}: {str(error)[:200]}") from None
     finally:
         atexit.unregister(client._cleanup_kernel)   # nbclient's own clean-up at exit, done already
+        _stop(km)
     for cell in run.cells[:-1]:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error" and output.get("ename") == "MemoryError":
@@ -429,6 +432,25 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
     if not isinstance(answers, dict):
         raise GradingError("the notebook's answers could not be read")
     return {name: _answer_value(answers.get(name, {"missing": True})) for name in names}
+
+
+def _stop(km) -> None:
+    """Kill the kernel (and what it started in its process group) if it still runs."""
+    import signal
+
+    from jupyter_core.utils import run_sync
+    try:
+        if km.has_kernel:
+            run_sync(km.shutdown_kernel)(now=True)
+    except Exception:   # already gone, or half started: make sure below
+        pass
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    pid = getattr(process, "pid", None)
+    if pid:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 # -- verdicts --------------------------------------------------------------------------------
@@ -505,6 +527,26 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
 
 # -- a class -----------------------------------------------------------------------------------
 
+def fingerprint(root: str | Path | None = None) -> str:
+    """A digest of the dpteach package's files (names, sizes, contents of the .py files).
+
+    Student code runs as the grader's user unless the grader runs as root (see
+    :mod:`dpteach.build.sandbox`), so a notebook could rewrite dpteach's own files, which every later
+    sandboxed function imports. The digest is compared before and after each submission: a change
+    makes that submission (and every later one) an error, to be graded again after reinstalling.
+    """
+    import hashlib
+    root = Path(root) if root is not None else Path(PACKAGE_PARENT) / "dpteach"
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
+        if path.suffix in (".py", ".pth"):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _warm() -> None:
     """A worker imports what grading needs, once, before any student code runs anywhere."""
     import nbclient  # noqa: F401
@@ -513,13 +555,25 @@ def _warm() -> None:
     import dpteach.exercises  # noqa: F401
 
 
-def _task(path: str, manifest: dict, options: Options) -> dict:
-    return grade_submission(path, manifest, options)
+def _task(path: str, manifest: dict, options: Options, baseline: str | None = None) -> dict:
+    """One submission in a worker, with the package's fingerprint checked before and after."""
+    if baseline is not None and fingerprint() != baseline:
+        return _lost(Path(path), manifest, "not graded: dpteach's files changed during this batch (a notebook "
+                                           "rewrote them); reinstall dpteach and grade again")
+    record = grade_submission(path, manifest, options)
+    if baseline is not None and fingerprint() != baseline:
+        record.update(status="error", total=0, reason="tampering: this notebook changed dpteach's own files; "
+                                                      "reinstall dpteach and grade again")
+    return record
 
 
 def grade_all(paths: Sequence[Path], manifest: dict, options: Options = Options(), jobs: int | None = None,
-              progress=None) -> list[dict]:
-    """Grade every notebook in ``paths`` with ``jobs`` worker processes; one record each, in ``paths``' order."""
+              progress=None, watch_package: bool = True) -> list[dict]:
+    """Grade every notebook in ``paths`` with ``jobs`` worker processes; one record each, in ``paths``' order.
+
+    ``watch_package`` compares dpteach's :func:`fingerprint` before and after each submission (off
+    only where dpteach's files are edited on purpose meanwhile, as in a working copy under development).
+    """
     from concurrent.futures import ProcessPoolExecutor, wait
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
@@ -527,7 +581,8 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = Options(
     records: dict[int, dict] = {}
     with ProcessPoolExecutor(max_workers=min(jobs, max(1, len(paths))), mp_context=_context(),
                              initializer=_warm) as pool:
-        futures = {pool.submit(_task, str(path), manifest, options): index for index, path in enumerate(paths)}
+        baseline = fingerprint() if watch_package else None
+        futures = {pool.submit(_task, str(path), manifest, options, baseline): index for index, path in enumerate(paths)}
         # Every submission's own limits end it; this is the grader's last guard (a worker lost or stuck).
         guard = options.timeout + 4 * options.function_timeout + 300
         pending = set(futures)
@@ -630,6 +685,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a whole notebook's run")
     parser.add_argument("--memory", type=int, default=2048, help="MB of memory for a notebook's kernel")
     parser.add_argument("--function-timeout", type=float, default=20.0, help="seconds for a function's hidden cases")
+    parser.add_argument("--unwatched", action="store_true",
+                        help="do not compare dpteach's files before and after each notebook (only for a working "
+                             "copy whose files are being edited meanwhile)")
     parser.add_argument("--figures", action="store_true",
                         help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
     args = parser.parse_args(argv)
@@ -647,7 +705,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout,
                       figures=args.figures)
     started = time.monotonic()
-    records = grade_all(paths, manifest, options, jobs=args.jobs,
+    records = grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
                         progress=lambda r: print(f"  {r['id']}: {r['total']}/{r['possible']} {r['status']}", flush=True))
     took = time.monotonic() - started
     gradebook = write_results(records, manifest, args.out)
