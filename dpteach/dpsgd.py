@@ -12,8 +12,20 @@ The accounting used here, stated once and tested:
 * each step releases Σ_i clip(g_i) + (Y_1, …, Y_d), Y_j ~ Lap(C/ε_step): ε_step-DP (Theorem 3.6);
 * T full-batch steps on the same data compose sequentially: ε = T·ε_step (Theorem 3.16),
   so each coordinate's noise is Lap(C·T/ε);
-* the update w ← w − η·(noisy sum)/n divides by the number n of examples, which is treated
-  as public (as DP-SGD implementations do); everything after the noisy sums is post-processing.
+* the update w ← w − η·(noisy sum)/n₀ divides by a **fixed public number** n₀
+  (``public_size``), chosen before the data are seen (the planned size of the training set,
+  say) and the same for every neighbour, so everything after the noisy sums is
+  post-processing (Proposition 2.1). Dividing by the actual number of examples would not be
+  ε-DP for these neighbours: adding one example changes n, so the outputs would be
+  Lap(ηb/n) and Lap(ηb/(n + 1)) around their centres, whose density ratio is unbounded.
+  Leaving ``public_size`` out uses n₀ = len(x): that declares this n public, and the
+  guarantee is then for the mechanism that divides by this same n₀ on every neighbour.
+  (The other correct choice, not made here: replace-one neighbours, which keep n fixed, with
+  the sum's ℓ1-sensitivity 2C.)
+
+:class:`DPSGDResult` is a teaching object: besides the private weights it keeps the noise
+actually added at each step. That noise is **not** private: with the weights it reveals the
+exact clipped gradient sums. Only the weights (and the public accounting) are the release.
 
 This is "DP gradient descent" (every example in every step, no subsampling, no privacy
 amplification, no moments accountant): simpler and looser than Abadi et al. (2016), who use
@@ -174,7 +186,12 @@ def dpsgd_noise_scale(clip: float, epsilon: float, steps: int) -> float:
 
 @dataclass(frozen=True)
 class DPSGDResult:
-    """A trained logistic regression and the accounting of how it was trained."""
+    """A trained logistic regression and the accounting of how it was trained.
+
+    A teaching object: ``noise`` is the realised noise of every step, kept so that the
+    chapter and the tests can look at it. Publishing it with the weights would reveal the
+    exact clipped gradient sums; the private release is ``weights`` alone.
+    """
 
     weights: np.ndarray        # (d + 1,), the last one the intercept
     epsilon: float             # total ε (basic composition), inf when trained without privacy
@@ -182,7 +199,8 @@ class DPSGDResult:
     clip: float                # C (inf: no clipping)
     epsilon_per_step: float
     noise_scale: float         # Laplace scale per coordinate per step, C·T/ε (0: no noise)
-    noise: np.ndarray          # (steps, d + 1), the noise actually added to each step's sum
+    noise: np.ndarray          # (steps, d + 1), the noise actually added to each step's sum: NOT private
+    public_size: int | None = None   # n₀, the fixed public number each step's sum is divided by
 
     def predict(self, x) -> np.ndarray:
         """Predicted labels, 1 where σ(w·x̃) ≥ 1/2."""
@@ -197,20 +215,23 @@ class DPSGDResult:
         if np.isinf(self.epsilon):
             return f"logistic regression, {self.steps} steps, no privacy"
         return (f"DP-SGD: {self.steps} steps at ε = {self.epsilon_per_step:.4g} each (total ε = {self.epsilon:g}), "
-                f"ℓ1 clip C = {self.clip:g}, noise Lap({self.noise_scale:.4g}) per coordinate per step")
+                f"ℓ1 clip C = {self.clip:g}, noise Lap({self.noise_scale:.4g}) per coordinate per step, "
+                f"sums divided by the public n₀ = {self.public_size:,}")
 
 
 def dpsgd_logistic_regression(x, y, epsilon: float, steps: int = 20, clip: float = 1.0,
                               learning_rate: float = 1.0,
-                              rng: np.random.Generator | None = None) -> DPSGDResult:
+                              rng: np.random.Generator | None = None, *,
+                              public_size: int | None = None) -> DPSGDResult:
     """Logistic regression by full-batch DP gradient descent with ℓ1 clipping and Laplace noise.
 
     Starting from w = 0, for t = 1, …, T:
 
-    .. math:: w \\leftarrow w - \\frac{η}{n} \\Big( \\sum_i \\mathrm{clip}_C(g_i(w)) + \\mathrm{Lap}(C T/ε)^{d+1} \\Big)
+    .. math:: w \\leftarrow w - \\frac{η}{n_0} \\Big( \\sum_i \\mathrm{clip}_C(g_i(w)) + \\mathrm{Lap}(C T/ε)^{d+1} \\Big)
 
-    Each step is ε/T-DP (sum of clipped gradients, Δf = C, Theorem 3.6); T steps compose to
-    ε (Theorem 3.16). n is treated as public. See the module docstring for the full accounting.
+    Each step is ε/T-DP for neighbours that add or remove one example (sum of clipped
+    gradients, Δf = C, Theorem 3.6); T steps compose to ε (Theorem 3.16). n₀ is a fixed
+    public number, not the count of examples: see the module docstring for the full accounting.
 
     Parameters
     ----------
@@ -228,6 +249,9 @@ def dpsgd_logistic_regression(x, y, epsilon: float, steps: int = 20, clip: float
         η > 0 (default 1).
     rng : numpy.random.Generator, optional
         Source of randomness.
+    public_size : int, optional
+        n₀ ≥ 1, the public number the gradient sums are divided by, fixed before the data
+        are seen and kept for every neighbour. Default: len(x), which declares that size public.
 
     Examples
     --------
@@ -242,6 +266,8 @@ def dpsgd_logistic_regression(x, y, epsilon: float, steps: int = 20, clip: float
     scale = dpsgd_noise_scale(clip, epsilon, steps)
     eta = _validate.positive("learning_rate", learning_rate)
     gen = _validate.rng(rng)
+    n0 = len(feats) if public_size is None else _validate.integer(
+        "public_size", public_size, low=1, why="n₀ is the public number the gradient sums are divided by")
     t = int(steps)
     w = np.zeros(feats.shape[1])
     noise = np.empty((t, w.size))
@@ -250,9 +276,9 @@ def dpsgd_logistic_regression(x, y, epsilon: float, steps: int = 20, clip: float
         exact = clip_gradients(grads, clip, ord=1).sum(axis=0)
         noisy = noisy_gradient_sum(grads, clip, float(epsilon) / t, rng=gen)
         noise[step] = noisy - exact
-        w = w - eta * noisy / len(feats)
+        w = w - eta * noisy / n0
     return DPSGDResult(weights=w, epsilon=float(epsilon), steps=t, clip=float(clip),
-                       epsilon_per_step=float(epsilon) / t, noise_scale=scale, noise=noise)
+                       epsilon_per_step=float(epsilon) / t, noise_scale=scale, noise=noise, public_size=n0)
 
 
 def logistic_regression(x, y, steps: int = 20, learning_rate: float = 1.0) -> DPSGDResult:
@@ -286,4 +312,4 @@ def logistic_regression(x, y, steps: int = 20, learning_rate: float = 1.0) -> DP
     for _ in range(t):
         w = w - eta * _gradients(w, feats, labels).mean(axis=0)
     return DPSGDResult(weights=w, epsilon=float("inf"), steps=t, clip=float("inf"), epsilon_per_step=float("inf"),
-                       noise_scale=0.0, noise=np.zeros((t, w.size)))
+                       noise_scale=0.0, noise=np.zeros((t, w.size)), public_size=len(feats))

@@ -118,3 +118,45 @@ def test_more_privacy_budget_more_accuracy():
 def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_update_divides_by_the_public_size_not_the_number_of_examples():
+    """One step from w = 0: w = −η(Σ clip(g_i) + Y)/n₀ with n₀ = public_size, whatever len(x) is."""
+    data = dp.synthetic_hospital(50, rng=np.random.default_rng(4))
+    x, y = data["features"], data["condition"]
+    for n0 in (40, 50, 1_000):
+        model = dp.dpsgd_logistic_regression(x, y, epsilon=1.0, steps=1, clip=0.5, learning_rate=0.7,
+                                             rng=np.random.default_rng(6), public_size=n0)
+        exact = dp.clip_gradients(dp.logistic_gradients(np.zeros(3), x, y), 0.5).sum(axis=0)
+        assert model.public_size == n0
+        np.testing.assert_allclose(model.weights, -0.7 * (exact + model.noise[0]) / n0, rtol=1e-12, atol=1e-15)
+    assert dp.dpsgd_logistic_regression(x, y, 1.0, steps=1, rng=np.random.default_rng(6)).public_size == len(x)
+
+
+def test_one_step_is_epsilon_dp_for_an_added_example_with_n0_fixed():
+    """Neighbours D and D + one example, n₀ fixed: the noise that would give the same weights on the
+    neighbour differs from the realised noise by Δs·(−1), so the privacy loss of every output is at most
+    ‖Δs‖₁/b ≤ C/b = ε (Theorem 3.6). With the divisor n = len(x) instead, the same output needs noise
+    that grows with the output, and the loss has no bound: at a large output it passes ε."""
+    data = dp.synthetic_hospital(31, rng=np.random.default_rng(8))
+    x, y = data["features"], data["condition"]
+    eps, clip, n0 = 0.5, 1.0, 30
+    s_small = dp.clip_gradients(dp.logistic_gradients(np.zeros(3), x[:30], y[:30]), clip).sum(axis=0)
+    s_big = dp.clip_gradients(dp.logistic_gradients(np.zeros(3), x, y), clip).sum(axis=0)
+    b = dp.dpsgd_noise_scale(clip, eps, 1)
+    rng = np.random.default_rng(9)
+    worst = 0.0
+    for _ in range(300):
+        model = dp.dpsgd_logistic_regression(x[:30], y[:30], eps, steps=1, clip=clip, rng=rng, public_size=n0)
+        y_here = model.noise[0]
+        y_there = -n0 * model.weights - s_big            # the noise that gives the same weights on D + one
+        worst = max(worst, abs(np.abs(y_there).sum() - np.abs(y_here).sum()) / b)
+    assert worst <= eps + 1e-9
+    out = np.full(3, 50.0)                               # one output w; noise implied with divisors 30 and 31
+    y_30, y_31 = -30 * out - s_small, -31 * out - s_big
+    assert (np.abs(y_31).sum() - np.abs(y_30).sum()) / b > eps
+
+
+def test_public_size_is_refused_by_name():
+    with pytest.raises(ValueError, match="public_size"):
+        dp.dpsgd_logistic_regression([[1.0], [-1.0]], [1, 0], 1.0, public_size=0)
