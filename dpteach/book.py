@@ -20,12 +20,13 @@ class Chapter:
 
 
 def chapters(folder: str | Path | None = None) -> list[Chapter]:
-    """Every chapter notebook ``NN_name.ipynb`` in ``folder`` (default: the notebooks folder
-    beside the package, else the current directory), with its title (the first ``#``
-    heading) and summary (the first sentence after it)."""
+    """Every chapter notebook ``NN_name.ipynb`` in ``folder``, with its title (the first ``#``
+    heading) and summary (the first sentence after it). By default the folder is the current
+    one (a chapter's kernel runs in the folder that holds it), or its ``notebooks/`` when run
+    from the project's root: never a folder found from where the package is installed."""
     if folder is None:
-        here = Path(__file__).resolve().parent.parent / "notebooks"
-        folder = here if here.is_dir() else Path.cwd()
+        here = Path.cwd()
+        folder = here if any(_CHAPTER.match(p.name) for p in here.iterdir()) else here / "notebooks"
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"folder must be a directory holding the chapter notebooks, got {str(folder)!r}")
