@@ -151,7 +151,8 @@ def advanced_composition_crossover(epsilon: float, delta_prime: float) -> int | 
     With a = ε√(2 ln(1/δ′)) and b = ε(e^ε − 1), advanced composition spends a√k + bk and
     basic composition kε, so advanced wins exactly when √k·(ε − b) > a. That needs
     ε − b > 0, i.e. e^ε − 1 < 1, ε < ln 2: at larger ε the kε(e^ε − 1) term alone costs at
-    least kε, and advanced composition never wins. Otherwise k > (a/(ε − b))².
+    least kε, and the bound of Theorem 3.20 never wins (composition itself still may: the exact
+    privacy-loss distribution of k Laplace releases is below kε). Otherwise k > (a/(ε − b))².
 
     Examples
     --------
