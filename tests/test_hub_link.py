@@ -62,7 +62,7 @@ def server(tmp_path_factory):
         stdout=log, stderr=subprocess.STDOUT, env=env, cwd=home)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180   # a loaded 2-core machine took over 60 s
         while True:
             try:
                 urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2).close()
