@@ -11,7 +11,6 @@ import pytest
 
 import dpteach as dp
 
-
 # -- chapter 03: membership against attribute ----------------------------------------------------
 
 def test_attribute_limit_is_the_membership_limit_at_two_epsilon():
