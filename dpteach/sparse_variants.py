@@ -72,7 +72,10 @@ def above_threshold_runs(answers, threshold: float, epsilon: float, variant: str
 
 def first_above(pattern) -> np.ndarray:
     """The index of the first ⊤ in each row of a ⊤ pattern, m (the number of queries) when there is none."""
-    p = np.asarray(pattern, dtype=bool)
+    p = np.asarray(pattern)
+    if p.ndim != 2 or p.dtype.kind not in "biu":
+        raise ValueError(f"pattern must be a 2-d array of ⊤ marks (True/False), one row per run, got {pattern!r}")
+    p = p.astype(bool)
     return np.where(p.any(axis=1), np.argmax(p, axis=1), p.shape[1])
 
 
