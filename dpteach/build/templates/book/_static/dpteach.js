@@ -71,12 +71,43 @@
     });
   }
 
+  // Dead sliders: a figure drawn from its saved widget state has no kernel behind it, so its
+  // controls could move while the figure stays as it was saved. They are disabled, with a short
+  // note. A precomputed view (its slider picks frames in the browser) stays live: the book marks
+  // it with "dpteach_frames", the slides with "dpteach_precomputed".
+  var DEAD_NOTE = "Saved figure: its controls need a running kernel (open the chapter in JupyterLab).";
+  var CONTROLS = ".noUi-target, button, input, select, textarea, .widget-readout, [role=slider], [tabindex]";
+  function disableDeadControls() {
+    document.querySelectorAll(VIEW).forEach(function (tag) {
+      var view = tag.previousElementSibling, data;
+      if (!view || !view.classList.contains("jupyter-widgets") && !view.querySelector(".jupyter-widgets")) { return; }
+      try { data = JSON.parse(tag.textContent); } catch (e) { return; }
+      if (data.dpteach_frames || data.dpteach_precomputed) { return; }
+      var controls = view.querySelectorAll(CONTROLS);
+      if (!controls.length) { return; }
+      controls.forEach(function (el) {
+        if (el.classList.contains("noUi-target") || el.getAttribute("role") === "slider") { el.setAttribute("disabled", "true"); }
+        if ("disabled" in el) { el.disabled = true; }
+        if (el.hasAttribute("contenteditable")) { el.setAttribute("contenteditable", "false"); }
+        if (el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
+        el.setAttribute("aria-disabled", "true");
+      });
+      if (!view.classList.contains("dpteach-dead")) {
+        view.classList.add("dpteach-dead");
+        var note = document.createElement("p");
+        note.className = "dpteach-dead-note";
+        note.textContent = DEAD_NOTE;
+        view.parentElement.insertBefore(note, view);
+      }
+    });
+  }
+
   var pending = false;
   function update() {
     if (pending) { return; }
     pending = true;
     window.requestAnimationFrame(function () {
-      pending = false; describeFigures(); nameControls(); anchorSearchResults();
+      pending = false; describeFigures(); nameControls(); anchorSearchResults(); disableDeadControls();
     });
   }
 

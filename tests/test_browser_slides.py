@@ -1,0 +1,189 @@
+"""The static slides (make slides OFFLINE=1) in headless Chromium, from file:// with the network cut.
+
+One page per chapter's deck. At 1920×1080 and at 1280×720 it walks every slide and fragment
+(Reveal.next(), what → and Space do in linear navigation) and checks that body text is at least
+24 px (the same share, 16 px, of a 720 px screen), that nothing lies outside the screen, that no
+heading is upper-cased (ε would become "Ε") and that no code the slides hide shows. The deck
+loads with 0 failed requests and no console error. On chapter 03 the real keys → and Space
+reach the next slide, the precomputed slider moves its figure with no kernel, and the speaker
+view (S) shows the current slide's notes, the next slide and a timer, and follows the show.
+Screenshots go to artifacts/screenshots/slides_*.png.
+"""
+
+import re
+
+import nbformat
+import pytest
+from conftest import ARTIFACTS, ROOT, needs_chromium
+
+from dpteach.build import slides
+from dpteach.build.book import instructor_edition
+from dpteach.build.paths import Project
+
+pytestmark = needs_chromium
+PROJECT = Project(ROOT)
+CHAPTERS = [c.path.stem for c in PROJECT.chapters()]
+SIZES = [(1920, 1080), (1280, 720)]
+#: Where a request may go: the deck's files, and the blob:/data: URLs a page makes of its own bytes
+#: (about:blank is MathJax's font probe, answered locally).
+LOCAL = ("file://", "blob:", "data:", "about:blank")
+
+#: Walks the deck from its first slide with Reveal.next() and measures every state: the smallest text
+#: (px on the screen: computed size × reveal's scale), what lies outside the screen, upper-cased headings.
+WALK = """() => {
+  const scale = Reveal.getScale(), W = innerWidth, H = innerHeight, states = [];
+  const TEXT = 'p, li, h1, h2, h3, h4, td, th, pre, .widget-label, .widget-readout, .widget-html-content, ' +
+               '.widget-button, .widget-toggle-button, .dpteach-dead-note';
+  Reveal.slide(0, 0, -1);
+  for (let step = 0; step < 2000; step++) {
+    const slide = Reveal.getCurrentSlide(), where = Reveal.getIndices();
+    const title = (slide.querySelector('h1, h2, h3') || {}).textContent || '';
+    let smallest = 1e9, smallestWhat = '';
+    const outside = [];
+    for (const el of slide.querySelectorAll('*')) {
+      if (el.closest('aside.notes') || el.closest('.MathJax_Preview') || el.closest('script')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
+        outside.push(`${el.tagName}.${el.className} ${Math.round(r.top)}..${Math.round(r.bottom)} x ${Math.round(r.left)}..${Math.round(r.right)}`);
+      }
+      if (el.matches(TEXT) && el.textContent.trim()) {
+        const px = parseFloat(getComputedStyle(el).fontSize) * scale;
+        if (px < smallest) { smallest = px; smallestWhat = el.tagName + ': ' + el.textContent.trim().slice(0, 40); }
+      }
+    }
+    const upper = [...slide.querySelectorAll('h1, h2, h3, h4')].filter(h => getComputedStyle(h).textTransform !== 'none')
+                  .map(h => h.textContent.trim());
+    states.push({h: where.h, f: where.f, title: title.trim(), smallest, smallestWhat, outside: outside.slice(0, 3),
+                 upper, text: slide.innerText});
+    if (Reveal.isLastSlide() && !Reveal.availableFragments().next) break;
+    Reveal.next();
+  }
+  return {states, total: Reveal.getTotalSlides(), scale};
+}"""
+
+
+def _hidden_code(stem: str) -> list[str]:
+    """A distinctive line of every code cell the slides hide (the book hides them, or they are long)."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    edition = slides.slide_edition(instructor_edition(nb, stem, PROJECT), live=False)
+    lines = []
+    for cell in edition.cells:
+        if slides.hides_code(cell) and slides.role(cell) != "skip":
+            longest = max(cell.source.splitlines(), key=len).strip()
+            if len(longest) > 25:
+                lines.append(longest)
+    return lines
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory):
+    out = tmp_path_factory.mktemp("slides") / "slides"
+    pages = slides.build_slides(PROJECT, out, offline=True, executed=ROOT / "notebooks")
+    return {page.name.removesuffix(".slides.html"): page for page in pages}
+
+
+def _open(browser, page_path, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, offline=True)
+    page = context.new_page()
+    log = {"outside": [], "failed": [], "errors": []}
+    page.on("request", lambda r: None if r.url.startswith(LOCAL) else log["outside"].append(r.url))
+    page.on("requestfailed", lambda r: log["failed"].append(f"{r.url} ({r.failure})"))
+    page.on("pageerror", lambda e: log["errors"].append(str(e)))
+    page.on("console", lambda m: log["errors"].append(f"console: {m.text}") if m.type == "error" else None)
+    page.goto(page_path.as_uri(), wait_until="load")
+    page.wait_for_selector(".reveal.ready", timeout=60_000)
+    page.wait_for_function("() => window.MathJax && MathJax.isReady", timeout=60_000)
+    page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")
+    views = page.locator("script[type='application/vnd.jupyter.widget-view+json']").count()
+    if views:
+        page.wait_for_function("n => document.querySelectorAll('.widget-subarea > .jupyter-widgets').length >= n",
+                               arg=views, timeout=60_000)
+    page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=30_000)
+    return page, log
+
+
+def _check_walk(page, stem, size, hidden):
+    result = page.evaluate(WALK)
+    states = result["states"]
+    least = 24 * size[1] / 1080
+    small = [(s["h"], s["title"][:40], round(s["smallest"], 1), s["smallestWhat"]) for s in states if s["smallest"] < least]
+    outside = [(s["h"], s["f"], s["title"][:40], s["outside"]) for s in states if s["outside"]]
+    upper = [s["upper"] for s in states if s["upper"]]
+    shown = [line for line in hidden for s in states if line in s["text"]]
+    visited = {s["h"] for s in states}
+    assert visited == set(range(result["total"])), f"{stem}: slides {set(range(result['total'])) - visited} never reached"
+    assert not small, f"{stem} at {size}: text under {least:.1f} px: {small[:4]}"
+    assert not outside, f"{stem} at {size}: outside the screen: {outside[:3]}"
+    assert not upper, f"{stem}: upper-cased headings {upper[:3]}"
+    assert not shown, f"{stem}: code the slides hide is shown: {shown[:2]}"
+    assert not [s["title"] for s in states if "Ε" in s["text"] or "ΔF" in s["text"]]
+    return states
+
+
+@pytest.mark.parametrize("stem", CHAPTERS)
+def test_every_slide_fits_and_reads_from_the_back(browser, deck, stem):
+    hidden = _hidden_code(stem)
+    page, log = _open(browser, deck[stem], SIZES[0])
+    minimum = {}
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.wait_for_function("w => Math.abs(Reveal.getScale() - w / 1920 * 0.98) < 0.02", arg=size[0], timeout=10_000)
+        states = _check_walk(page, stem, size, hidden)
+        minimum[size] = min(s["smallest"] for s in states)
+    page.evaluate("() => Reveal.slide(0)")
+    page.wait_for_timeout(200)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"slides_{stem}_1280.png"))
+    print(f"{stem}: {len(states)} states; smallest text {minimum}")
+    assert not log["outside"], f"requests left file://: {log['outside'][:3]}"
+    assert not log["failed"], f"failed requests: {log['failed'][:5]}"
+    assert not log["errors"], log["errors"][:5]
+    page.context.close()
+
+
+def test_keys_figure_and_speaker_view_of_chapter_03(browser, deck):
+    page, log = _open(browser, deck["03_laplace_mechanism"], SIZES[0])
+    # → and Space both go forward, in reading order (linear navigation: no slide below another)
+    assert page.evaluate("() => document.querySelectorAll('.reveal .slides > section > section').length") == 0
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => Reveal.getIndices().h === 1", timeout=5_000)
+    page.keyboard.press("Space")
+    page.wait_for_function("() => Reveal.getIndices().h === 2 || Reveal.getIndices().f >= 0", timeout=5_000)
+    # the figure slide: the precomputed view, its slider and the whole figure on the screen, and it moves
+    index = page.evaluate("() => Reveal.getSlides().findIndex(s => /The picture/.test(s.textContent) && "
+                          "s.querySelector('.widget-slider'))")
+    assert index >= 0, "no slide with the picture's slider"
+    page.evaluate(f"() => Reveal.slide({index})")
+    slide = page.locator(".reveal .slides section.present")
+    assert slide.locator(".dpteach-dead").count() == 0, "the precomputed view is live, not dead"
+    handle = slide.locator(".noUi-handle").first
+    figure = "s => [...s.querySelectorAll('img')].find(i => i.offsetParent !== null)"
+    before = slide.evaluate(f"s => ({figure})(s).src")
+    for box in (handle.bounding_box(), slide.evaluate(f"s => ({figure})(s).getBoundingClientRect().toJSON()")):
+        assert box["y"] >= 0 and box["y"] + box["height"] <= SIZES[0][1] + 1, box
+    handle.focus()
+    handle.press("ArrowRight")      # (on a slider handle the arrow keys move the slider)
+    page.wait_for_function(f"([s, src]) => ({figure})(s).src !== src", arg=[slide.element_handle(), before],
+                           timeout=10_000)
+    page.screenshot(path=str(ARTIFACTS / "slides_03_figure_1920.png"))
+    # the speaker view: this slide's notes, the next slide, a timer; it follows the show
+    page.evaluate(f"() => Reveal.slide({index})")
+    notes = page.evaluate("() => Reveal.getSlideNotes()")
+    assert notes and "Speaker notes" in notes
+    with page.expect_popup() as popup:
+        page.keyboard.press("s")
+    speaker = popup.value
+    speaker.wait_for_function("() => document.querySelector('.speaker-controls-notes .value')?.textContent.includes('Speaker notes')",
+                              timeout=30_000)
+    assert speaker.locator("#upcoming-slide iframe, .speaker-controls-upcoming iframe, iframe").count() >= 2
+    assert re.match(r"\d+:\d\d:\d\d", speaker.locator(".speaker-controls-time .timer, .clock-value, .timer").first.inner_text().strip())
+    first = speaker.locator(".speaker-controls-notes .value").inner_text()
+    page.bring_to_front()
+    page.keyboard.press("ArrowRight")
+    speaker.wait_for_function("t => document.querySelector('.speaker-controls-notes .value').innerText !== t",
+                              arg=first, timeout=15_000)
+    speaker.screenshot(path=str(ARTIFACTS / "slides_03_speaker_view.png"))
+    assert page.evaluate("() => Reveal.getIndices().h") >= index
+    assert not log["failed"] and not log["outside"], log
+    page.context.close()
