@@ -375,10 +375,6 @@ def _answer_value(entry: Any) -> Any:
 def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options) -> dict[str, Any]:
     """Run the notebook's code cells and the answers cell in a fresh limited kernel; the answers by name."""
     import nbformat
-    from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import AsyncKernelManager
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     cells = [nbformat.v4.new_code_cell(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
     cells.append(nbformat.v4.new_code_cell(EXTRACT % (MARKER, list(names))))
@@ -398,25 +394,13 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
     paths = [PACKAGE_PARENT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = clean_environment({"HOME": str(work), "IPYTHONDIR": str(ipython), "MPLCONFIGDIR": str(work / ".mpl"),
                              "PYTHONPATH": os.pathsep.join(paths)} | ({} if options.figures else {"MPLBACKEND": "agg"}))
-    km = AsyncKernelManager(kernel_name="dpteach-grader",
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(folder / "kernels")]))
-    deadline = time.monotonic() + options.timeout
-    client = NotebookClient(run, km=km, allow_errors=True, startup_timeout=60, shutdown_kernel="immediate",
-                            timeout_func=lambda cell: max(1, int(deadline - time.monotonic()) + 1),
-                            resources={"metadata": {"path": str(work)}})
-    try:
-        # cleanup_kc: nbclient keeps alive a kernel whose manager it was handed, unless told otherwise.
-        client.execute(env=env, cwd=str(work), cleanup_kc=True)
-    except CellTimeoutError:
-        raise GradingError(f"the notebook ran longer than the time limit ({options.timeout:g} s): stopped") from None
-    except DeadKernelError:
-        raise GradingError(f"the kernel died while running the notebook (out of memory? the limit is "
-                           f"{options.memory_mb} MB), or the notebook ended it") from None
-    except Exception as error:   # a kernel that would not start or answer: the submission's failure, with its reason
-        raise GradingError(f"the notebook could not be run: {type(error).__name__}: {str(error)[:200]}") from None
-    finally:
-        atexit.unregister(client._cleanup_kernel)   # nbclient's own clean-up at exit, done already
-        _stop(km)
+    for attempt in range(3):
+        try:
+            _run(run, folder, env, work, options)
+            break
+        except _NoKernel as error:   # the kernel never started (e.g. a port taken meanwhile): no student code ran
+            if attempt == 2:
+                raise GradingError(f"the notebook could not be run: the kernel did not start ({error})") from None
     for cell in run.cells[:-1]:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error" and output.get("ename") == "MemoryError":
@@ -432,6 +416,40 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
     if not isinstance(answers, dict):
         raise GradingError("the notebook's answers could not be read")
     return {name: _answer_value(answers.get(name, {"missing": True})) for name in names}
+
+
+class _NoKernel(Exception):
+    """The kernel died or hung before running the first cell: the machine's fault, never the notebook's."""
+
+
+def _run(run: dict, folder: Path, env: dict, work: Path, options: Options) -> None:
+    """Execute ``run`` in one kernel started from the kernel spec in ``folder``; GradingError for the notebook's faults."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    km = AsyncKernelManager(kernel_name="dpteach-grader",
+                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(folder / "kernels")]))
+    deadline = time.monotonic() + options.timeout
+    client = NotebookClient(run, km=km, allow_errors=True, startup_timeout=60, shutdown_kernel="immediate",
+                            timeout_func=lambda cell: max(1, int(deadline - time.monotonic()) + 1),
+                            resources={"metadata": {"path": str(work)}})
+    try:
+        # cleanup_kc: nbclient keeps alive a kernel whose manager it was handed, unless told otherwise.
+        client.execute(env=env, cwd=str(work), cleanup_kc=True)
+    except CellTimeoutError:
+        raise GradingError(f"the notebook ran longer than the time limit ({options.timeout:g} s): stopped") from None
+    except DeadKernelError:
+        raise GradingError(f"the kernel died while running the notebook (out of memory? the limit is "
+                           f"{options.memory_mb} MB), or the notebook ended it") from None
+    except Exception as error:   # a kernel that would not start or answer
+        if run.cells[0].get("execution_count") is None:
+            raise _NoKernel(f"{type(error).__name__}: {str(error)[:200]}") from None
+        raise GradingError(f"the notebook could not be run: {type(error).__name__}: {str(error)[:200]}") from None
+    finally:
+        atexit.unregister(client._cleanup_kernel)   # nbclient's own clean-up at exit, done already
+        _stop(km)
 
 
 def _stop(km) -> None:
