@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
-from .accuracy import laplace_accuracy_bound
+from .accuracy import _MISSING, _beta, laplace_accuracy_bound
 from .laplace import laplace_mechanism, laplace_scale
 
 
@@ -257,21 +257,22 @@ class HistogramNoise:
     sensitivity: float     # Δf (the per-user cap c)
     epsilon: float
     cells: int             # N, the number of cells
-    delta: float
+    beta: float            # the failure probability of the ℓ∞ bound (the book's δ)
     scale: float           # b = Δf/ε
     variance: float        # 2b², per cell
     std: float             # √2·b
-    linf_bound: float      # ln(N/δ)·b: no cell is off by more, with probability ≥ 1 − δ (Thm 3.8)
+    linf_bound: float      # ln(N/β)·b: no cell is off by more, with probability ≥ 1 − β (Thm 3.8)
     crossover: float       # 2b²: cells smaller than this have more DP noise than sampling noise
 
     def __repr__(self) -> str:
         return (f"Δf = {self.sensitivity:g}, ε = {self.epsilon:g}, N = {self.cells:,} cells: "
                 f"per-cell noise Lap({self.scale:g}), variance {self.variance:g}, std {self.std:.3f}; "
-                f"every cell within ±{self.linf_bound:.2f} with probability {1 - self.delta:.0%}; "
+                f"every cell within ±{self.linf_bound:.2f} with probability {1 - self.beta:.0%}; "
                 f"DP noise exceeds sampling noise in cells under {self.crossover:g}")
 
 
-def histogram_noise(sensitivity: float, epsilon: float, cells: int, delta: float = 0.05) -> HistogramNoise:
+def histogram_noise(sensitivity: float, epsilon: float, cells: int, beta: float = 0.05, *,
+                    delta: float = _MISSING) -> HistogramNoise:
     """The noise of a histogram released with the Laplace mechanism, in the numbers a report needs.
 
     Per cell the noise is Lap(b) with b = Δf/ε, so its variance is
@@ -279,8 +280,8 @@ def histogram_noise(sensitivity: float, epsilon: float, cells: int, delta: float
     .. math:: \\mathrm{Var}[Y] = 2\\left(\\frac{Δf}{ε}\\right)^2 ,
 
     a term that adds to any other variance of the count and can be modelled explicitly.
-    Across N cells, Theorem 3.8 bounds the largest error: with probability ≥ 1 − δ no cell
-    is off by more than ln(N/δ)·Δf/ε. If a cell's count n is itself a sample (Poisson
+    Across N cells, Theorem 3.8 bounds the largest error: with probability ≥ 1 − β no cell
+    is off by more than ln(N/β)·Δf/ε. If a cell's count n is itself a sample (Poisson
     variance n), DP noise dominates sampling noise exactly when n < 2(Δf/ε)²: the
     ``crossover``.
 
@@ -293,8 +294,9 @@ def histogram_noise(sensitivity: float, epsilon: float, cells: int, delta: float
         ε > 0.
     cells : int
         N ≥ 1, the number of cells (campaign-days, say).
-    delta : float, optional
-        Failure probability for the ℓ∞ bound, 0 < δ ≤ 1 (default 0.05: 95% confidence).
+    beta : float, optional
+        Failure probability for the ℓ∞ bound, 0 < β ≤ 1 (default 0.05: 95% confidence). The
+        book writes δ; the keyword ``delta=`` still works, with a ``DeprecationWarning``.
 
     Examples
     --------
@@ -305,8 +307,9 @@ def histogram_noise(sensitivity: float, epsilon: float, cells: int, delta: float
     (50.0, 47.0, 50.0)
     """
     n = _validate.integer("cells", cells, low=1, why="a histogram has at least one cell")
+    beta = _beta("histogram_noise", beta if delta is _MISSING else _MISSING, delta)
     b = laplace_scale(sensitivity, epsilon)
-    bound = laplace_accuracy_bound(n, delta, sensitivity, epsilon)
-    return HistogramNoise(sensitivity=float(sensitivity), epsilon=float(epsilon), cells=n, delta=float(delta),
+    bound = laplace_accuracy_bound(n, beta, sensitivity, epsilon)
+    return HistogramNoise(sensitivity=float(sensitivity), epsilon=float(epsilon), cells=n, beta=float(beta),
                           scale=b, variance=2 * b**2, std=float(np.sqrt(2) * b), linf_bound=bound,
                           crossover=2 * b**2)

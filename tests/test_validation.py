@@ -38,7 +38,7 @@ def valid_arguments():
                                    rng=np.random.default_rng(0)),
         dp.privacy_loss: dict(z=[0.0, 0.5, 2.0], fx=0.0, fy=1.0, sensitivity=1.0, epsilon=1.0),
         dp.proof_steps: dict(z=[0.0, 0.5, 2.0], fx=0.0, fy=1.0, sensitivity=1.0, epsilon=1.0),
-        dp.laplace_accuracy_bound: dict(k=10, delta=0.05, sensitivity=1.0, epsilon=1.0),
+        dp.laplace_accuracy_bound: dict(k=10, beta=0.05, sensitivity=1.0, epsilon=1.0),
         dp.all_databases: dict(universe_size=3, max_size=2, min_size=0),
         dp.neighbour_differences: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0, ord=1),
         dp.l1_sensitivity: dict(f=count, universe=[0, 1, 2], max_size=2, min_size=0),
@@ -47,14 +47,14 @@ def valid_arguments():
         dp.replace_one_sensitivity: dict(f=count, universe=[0, 1, 2], size=2, ord=1),
         dp.linf_error_tail: dict(threshold=[0.0, 2.0], k=10, sensitivity=1.0, epsilon=1.0),
         dp.linf_error_density: dict(threshold=[0.0, 2.0], k=10, sensitivity=1.0, epsilon=1.0),
-        dp.linf_error_quantile: dict(k=10, delta=0.05, sensitivity=1.0, epsilon=1.0),
+        dp.linf_error_quantile: dict(k=10, beta=0.05, sensitivity=1.0, epsilon=1.0),
         dp.expected_linf_error: dict(k=10, sensitivity=1.0, epsilon=1.0),
         dp.binomial_ci: dict(successes=3, trials=10, confidence=0.95, method="clopper-pearson"),
         dp.clopper_pearson_lower: dict(successes=3, trials=10, alpha=0.05),
         dp.clopper_pearson_upper: dict(successes=3, trials=10, alpha=0.05),
         dp.linf_errors: dict(true_answer=[3.0, 4.0], sensitivity=1.0, epsilon=1.0, runs=5,
                              rng=np.random.default_rng(0), chunk_size=100),
-        dp.accuracy_monte_carlo: dict(true_answer=[3.0, 4.0], delta=0.05, sensitivity=1.0, epsilon=1.0, runs=5,
+        dp.accuracy_monte_carlo: dict(true_answer=[3.0, 4.0], beta=0.05, sensitivity=1.0, epsilon=1.0, runs=5,
                                       rng=np.random.default_rng(0), confidence=0.95, method="clopper-pearson"),
     }
 
@@ -99,11 +99,11 @@ for param in ("epsilon", "sensitivity", "scale"):
         for bad in ("1", True, None, [1.0]):
             case(func, {param: bad}, TypeError, param)
 
-# 0 < δ ≤ 1 (Theorem 3.8).
+# 0 < β ≤ 1 (Theorem 3.8, where the book writes δ).
 for bad in (0, 1.5, -0.1, NAN, INF):
-    case(dp.laplace_accuracy_bound, {"delta": bad}, ValueError, "delta", f"got {bad!r}")
+    case(dp.laplace_accuracy_bound, {"beta": bad}, ValueError, "beta", f"got {bad!r}")
 for bad in ("0.05", True):
-    case(dp.laplace_accuracy_bound, {"delta": bad}, TypeError, "delta")
+    case(dp.laplace_accuracy_bound, {"beta": bad}, TypeError, "beta")
 
 # k ≥ 1 coordinates, an integer (Theorem 3.8).
 for bad in (0, -3):
@@ -164,9 +164,9 @@ case(dp.replace_one_sensitivity, {"universe": [0]}, ValueError, "universe")
 # Theorem 3.8 by simulation, and the exact law of the largest of k noises (chapter 05).
 for func in (dp.linf_error_quantile, dp.accuracy_monte_carlo):
     for bad in (0, 1.5, -0.1, NAN, INF):
-        case(func, {"delta": bad}, ValueError, "delta", f"got {bad!r}")
+        case(func, {"beta": bad}, ValueError, "beta", f"got {bad!r}")
     for bad in ("0.05", True):
-        case(func, {"delta": bad}, TypeError, "delta")
+        case(func, {"beta": bad}, TypeError, "beta")
 for func in (dp.linf_error_tail, dp.linf_error_density, dp.linf_error_quantile, dp.expected_linf_error):
     for bad in (0, -3):
         case(func, {"k": bad}, ValueError, "k", f"got {bad!r}")
