@@ -14,34 +14,126 @@ and puts them in an ``ipywidgets.Image``. There is no Output widget, so:
 
 from __future__ import annotations
 
+import math
+import numbers
+import re
 from collections.abc import Callable
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
-from .. import plots
+from .. import _validate, plots
 
 _SLIDER_LAYOUT = widgets.Layout(width="420px")
 _STYLE = {"description_width": "110px"}
 
 
-def log_slider(value: float, low: float, high: float, description: str, step: float = 0.01,
-               readout_format: str = ".3g") -> widgets.FloatLogSlider:
-    """A slider whose position is log10 of its value: for parameters that span decades (ε, δ, β)."""
-    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=step,
-                                  description=description, readout_format=readout_format, continuous_update=True,
-                                  layout=_SLIDER_LAYOUT, style=_STYLE)
+class RoundLogSlider(widgets.FloatLogSlider):
+    """A log slider whose values are round numbers: what the readout shows is what the figure draws.
+
+    ipywidgets' FloatLogSlider snaps its handle to a grid of *exponents* (min + n·step), which holds
+    no round number but 1, 10, …: ε = 0.5 became 10^−0.30 = 0.501 the moment the page drew the slider,
+    and a typed 0.5 came back as 0.501. Here the browser does not snap (``step=None``) and the kernel
+    rounds every value it receives to the readout's significant figures (3 by default), so the grid is
+    every number the readout can show: 0.5, 0.05, 1e-6 and 0.25 lie on it, a typed round value lands
+    on itself, a dragged one on the number the readout shows, and the value the figure receives is
+    that number exactly (not 0.5000000000000001 from the browser's 10^log10(0.5)).
+    """
+
+    @traitlets.validate("value")
+    def _validate_value(self, proposal):
+        digits = _significant_digits(self.readout_format)
+        value = _round_significant(float(proposal["value"]), digits)
+        low = _round_significant(self.base ** self.min, digits)
+        high = _round_significant(self.base ** self.max, digits)
+        return min(max(value, low), high)
 
 
-def epsilon_slider(value: float = 1.0, low: float = 0.01, high: float = 10.0) -> widgets.FloatLogSlider:
-    """A log-scaled ε slider (ε from 0.01 to 10 by default)."""
-    return log_slider(value, low, high, "ε (epsilon)")
+def _significant_digits(readout_format: str) -> int:
+    """How many significant figures a readout format shows: '.3' and '.3g' → 3, '.0e' → 1."""
+    match = re.fullmatch(r"\.(\d+)([eg]?)", readout_format)
+    if match is None:
+        raise ValueError(f"readout_format must be '.Ng', '.N' or '.Ne' for a log slider, got {readout_format!r}")
+    precision = int(match.group(1))
+    return precision + 1 if match.group(2) == "e" else max(precision, 1)
 
 
-def sensitivity_slider(value: float = 1.0, low: float = 0.5, high: float = 5.0) -> widgets.FloatSlider:
-    """A Δf slider."""
-    return widgets.FloatSlider(value=value, min=low, max=high, step=0.5, description="Δf (sensitivity)",
+def _round_significant(value: float, digits: int) -> float:
+    """``value`` rounded to ``digits`` significant figures, through its decimal text (so 0.5 stays 0.5)."""
+    if not math.isfinite(value) or value == 0:
+        return value
+    return float(f"{value:.{digits - 1}e}")
+
+
+def _check_number(name: str, value, low: float, high: float, *, integer: bool = False,
+                  where: str = "the slider's range") -> float:
+    """A widget factory's argument: a real number (an integer if ``integer``) in [low, high].
+
+    The same message as the maths layer's checks (:mod:`dpteach._validate`): the parameter's name,
+    the value received and the allowed range. Always a ValueError, a wrong type too, so that a
+    factory refuses what its slider could not show instead of clamping it or letting traitlets fail.
+    """
+    kind = "an integer" if integer else "a finite number"
+    allowed = f"{kind} in [{low:g}, {high:g}] ({where})"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {allowed}, got {value!r} of type {type(value).__name__}")
+    if integer and not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    x = float(value)
+    if not (math.isfinite(x) and low <= x <= high):
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return int(value) if integer else x
+
+
+def log_slider(value: float, low: float, high: float, description: str, step: float | None = None,
+               readout_format: str = ".3", name: str | None = None) -> RoundLogSlider:
+    """A slider whose position is log10 of its value: for parameters that span decades (ε, δ, β).
+
+    Its values are the numbers of ``readout_format``'s significant figures in [low, high] (see
+    :class:`RoundLogSlider`); ``step`` (in powers of ten) would make the browser snap to a grid of
+    exponents again, which holds no round value but the powers of ten: leave it None. With ``name``
+    (the factory argument ``value`` came from), a value outside [low, high], or with more significant
+    figures than the readout shows, is refused with a ValueError naming it.
+    """
+    digits = _significant_digits(readout_format)
+    if name is not None:
+        x = _check_number(name, value, low, high)
+        if _round_significant(x, digits) != x:
+            raise ValueError(f"{name} must have at most {digits} significant figures (the slider's steps), "
+                             f"got {value!r}")
+    return RoundLogSlider(value=value, base=10, min=np.log10(low), max=np.log10(high), step=step,
+                          description=description, readout_format=readout_format, continuous_update=True,
+                          layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+def epsilon_slider(value: float = 1.0, low: float = 0.01, high: float = 10.0,
+                   name: str = "epsilon") -> RoundLogSlider:
+    """A log-scaled ε slider (ε from 0.01 to 10 by default); ``value`` is checked as the argument ``name``."""
+    return log_slider(value, low, high, "ε (epsilon)", name=name)
+
+
+def sensitivity_slider(value: float = 1.0, low: float = 0.5, high: float = 5.0,
+                       name: str = "sensitivity") -> widgets.FloatSlider:
+    """A Δf slider in steps of 0.5; ``value`` is checked as the argument ``name``."""
+    x = _check_number(name, value, low, high)
+    if not float(2 * x).is_integer():
+        raise ValueError(f"{name} must be a multiple of 0.5 in [{low:g}, {high:g}] (the slider's steps), got {value!r}")
+    return widgets.FloatSlider(value=x, min=low, max=high, step=0.5, description="Δf (sensitivity)",
                                readout_format=".2g", layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+def _int_slider(name: str, value, low: int, high: int, description: str) -> widgets.IntSlider:
+    """An integer slider over [low, high]; ``value`` is checked as the argument ``name`` (never clamped)."""
+    return widgets.IntSlider(value=_check_number(name, value, low, high, integer=True), min=low, max=high,
+                             description=description, continuous_update=True, layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+def _toggle(name: str, value, description: str, width: str = "300px") -> widgets.ToggleButton:
+    """A toggle; ``value`` must be a bool (True or False), checked as the argument ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return widgets.ToggleButton(value=bool(value), description=description, layout=widgets.Layout(width=width))
 
 
 class Interactive:
@@ -83,10 +175,16 @@ class Interactive:
         return {name: c.value for name, c in self.controls.items()}
 
     def set(self, **values) -> dict:
-        """Set several controls at once (one redraw) and return the new figure data."""
+        """Set several controls at once (one redraw) and return the new figure data.
+
+        A value the control cannot take (outside its range, not one of its options, of the wrong type)
+        is refused with a ValueError naming the control, not clamped.
+        """
         unknown = set(values) - set(self.controls)
         if unknown:
             raise ValueError(f"unknown control(s) {sorted(unknown)}; this figure has {sorted(self.controls)}")
+        for name, value in values.items():
+            _check_control(name, self.controls[name], value)
         self._batch = True
         try:
             for name, value in values.items():
@@ -124,15 +222,85 @@ class Interactive:
         return f"Interactive figure: {self.caption} (move the sliders in a live notebook)"
 
 
-def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0) -> widgets.FloatLogSlider:
-    """A log-scaled β slider (the failure probability of Theorem 3.8, which the book writes δ), 0.001 to 1."""
-    return log_slider(value, low, high, "β (failure)")
+def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0, name: str = "beta") -> RoundLogSlider:
+    """A log-scaled β slider (the failure probability of Theorem 3.8, which the book writes δ), 0.001 to 1;
+    ``value`` is checked as the argument ``name``."""
+    return log_slider(value, low, high, "β (failure)", name=name)
 
 
 def _choice_slider(name: str, options, value, description: str, fmt: str = ",") -> widgets.SelectionSlider:
     """A slider over a fixed list of values, labelled with ``format(v, fmt)`` (thousands separated by default)."""
-    if value not in options:
-        raise ValueError(f"{name} must be one of {list(options)}, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not any(_same(value, o) for o in options):
+        raise ValueError(f"{name} must be one of {list(options)} (the slider's steps), got {value!r}")
+    value = next(o for o in options if _same(value, o))
     return widgets.SelectionSlider(options=[(format(v, fmt), v) for v in options], value=value,
                                    description=description, continuous_update=True,
                                    layout=_SLIDER_LAYOUT, style=_STYLE)
+
+
+def _same(value, option) -> bool:
+    """``value == option``, False where the comparison fails or means nothing (an array, a string against a number)."""
+    if isinstance(value, str) != isinstance(option, str):
+        return False
+    try:
+        return bool(value == option)
+    except (TypeError, ValueError):
+        return False
+
+
+def _seed(value, name: str = "seed") -> int:
+    """A factory's seed: a non-negative integer (what numpy.random.default_rng takes), checked as ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer (it seeds numpy.random.default_rng), got {value!r}")
+    return int(value)
+
+
+#: the largest synthetic population a factory draws (a few seconds and a few hundred MB at most)
+_MAX_PEOPLE = 1_000_000
+
+
+def _people(name: str, value, low: int = 10) -> int:
+    """A factory's population size: an integer in [low, 1,000,000], checked as ``name``."""
+    return _check_number(name, value, low, _MAX_PEOPLE, integer=True, where="what the widget draws in a few seconds")
+
+
+def _check_control(name: str, control, value) -> None:
+    """Refuse a value ``control`` would clamp or fail on, with a ValueError naming ``name``."""
+    if isinstance(control, widgets.ToggleButton):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False, got {value!r}")
+    elif isinstance(control, widgets.SelectionSlider):
+        options = [o[1] if isinstance(o, tuple) else o for o in control.options]
+        if isinstance(value, (bool, np.bool_)) or not any(_same(value, o) for o in options):
+            raise ValueError(f"{name} must be one of {options} (the slider's steps), got {value!r}")
+    elif isinstance(control, widgets.FloatLogSlider):
+        low, high = control.base ** control.min, control.base ** control.max
+        _check_number(name, value, low * (1 - 1e-9), high * (1 + 1e-9))
+    elif isinstance(control, (widgets.IntSlider, widgets.FloatSlider)):
+        _check_number(name, value, control.min, control.max, integer=isinstance(control, widgets.IntSlider))
+
+
+def _values(name: str, value) -> np.ndarray:
+    """A factory's data: a non-empty 1-d array of finite reals (the maths layer's check), always a ValueError."""
+    try:
+        return _validate.array(name, value, ndim=(1,))
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _names(name: str, value, n: int) -> list[str]:
+    """A factory's labels: a sequence of ``n`` strings, one per value."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple, np.ndarray)) \
+            or not all(isinstance(v, (str, np.str_)) for v in value):
+        raise ValueError(f"{name} must be a list of strings, got {value!r}")
+    if len(value) != n:
+        raise ValueError(f"{name} must have one entry per value ({n}), got {len(value)}")
+    return [str(v) for v in value]
+
+
+def _positive(name: str, value) -> float:
+    """A factory's positive parameter (a sensitivity): the maths layer's check, always a ValueError."""
+    try:
+        return _validate.positive(name, value)
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None

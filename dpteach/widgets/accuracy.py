@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import plots
 from ..accuracy import _MISSING, _beta
 from ..census import census_first_names
-from ._base import Interactive, _choice_slider, _int_slider, delta_slider, epsilon_slider
+from ._base import Interactive, _check_number, _choice_slider, _int_slider, delta_slider, epsilon_slider
 from .counting import _span
 
 
@@ -36,6 +36,7 @@ def name_reliability(epsilon: float = 1.0) -> Interactive:
 def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Interactive:
     """Sliders c and ε: a capped conversion report's DP noise against sampling noise, by cell size."""
     slider = _int_slider("cap", cap, 1, 20, "c (cap per user)")
+    cells = _check_number("cells", cells, 1, 100_000, integer=True, where="a report's campaign-days")
     eps = epsilon_slider(epsilon)
     fig = plots.MarketingNoiseFigure(cells=cells, cap_max=slider.max, epsilon_range=_span(eps))
     return Interactive(fig, fig.update, {"cap": slider, "epsilon": eps},

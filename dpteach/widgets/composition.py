@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
 import numpy as np
 
 from .. import plots
 from ..curator import first_name_counts, synthetic_town
-from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _choice_slider, epsilon_slider, log_slider
+from ._base import Interactive, _choice_slider, _int_slider, _people, _seed, epsilon_slider, log_slider
 
 __all__ = ["advanced_composition", "post_processing", "sequential_averaging"]
 
 
 def sequential_averaging(k: int = 2, epsilon: float = 1.0) -> Interactive:
     """Sliders k and ε: k answers to one count, averaged, at ε/k each (split) or at ε each (the attack)."""
+    eps = epsilon_slider(epsilon)
     fig = plots.AveragingFigure(epsilon_range=(0.01, 10.0))      # the ε slider's range: the axes never move
-    slider = widgets.IntSlider(value=k, min=1, max=fig.k_max, description="k (answers)",
-                               layout=_SLIDER_LAYOUT, style=_STYLE)
-    return Interactive(fig, fig.update, {"k": slider, "epsilon": epsilon_slider(epsilon)},
+    slider = _int_slider("k", k, 1, fig.k_max, "k (answers)")
+    return Interactive(fig, fig.update, {"k": slider, "epsilon": eps},
                        "k answers averaged: the budget split, or spent k times (Theorem 3.16)")
 
 
@@ -26,12 +25,12 @@ _KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 
 
 def advanced_composition(k: int = 100, epsilon: float = 0.1, delta_prime: float = 1e-6) -> Interactive:
     """Sliders k, ε and δ′: the total ε of k queries by basic (Thm 3.16) and advanced (Thm 3.20) composition."""
+    controls = {"k": _choice_slider("k", _KS, k, "k (queries)"),
+                "epsilon": epsilon_slider(epsilon, low=0.001, high=1.0),
+                "delta_prime": log_slider(delta_prime, 1e-9, 1e-2, "δ′ (delta′)", readout_format=".0e",
+                                          name="delta_prime")}
     fig = plots.AdvancedCompositionFigure(epsilon_range=(0.001, 1.0), delta_prime_range=(1e-9, 1e-2))
-    delta_prime_slider = log_slider(delta_prime, 1e-9, 1e-2, "δ′ (delta′)", step=0.25, readout_format=".0e")
-    return Interactive(fig, fig.update,
-                       {"k": _choice_slider("k", _KS, k, "k (queries)"),
-                        "epsilon": epsilon_slider(epsilon, low=0.001, high=1.0),
-                        "delta_prime": delta_prime_slider},
+    return Interactive(fig, fig.update, controls,
                        "the total ε of k queries: basic against advanced composition")
 
 
@@ -40,7 +39,9 @@ def post_processing(epsilon: float = 1.0, people: int = 2_000, seed: int = 2014)
 
     The town is :func:`~dpteach.synthetic_town` drawn with ``seed``.
     """
-    town = synthetic_town(people, rng=np.random.default_rng(seed))
+    eps = epsilon_slider(epsilon)
+    town = synthetic_town(_people("people", people),
+                          rng=np.random.default_rng(_seed(seed)))
     fig = plots.PostProcessingFigure(first_name_counts(town["first_name"]))
-    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon)},
+    return Interactive(fig, fig.update, {"epsilon": eps},
                        f"post-processing a {people:,}-person town's name histogram (Proposition 2.1)")

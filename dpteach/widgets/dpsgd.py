@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import plots
 from ..applications import synthetic_hospital
-from ._base import Interactive, _choice_slider
+from ._base import Interactive, _choice_slider, _people, _seed
 
 __all__ = ["dpsgd_accuracy"]
 
@@ -17,6 +17,7 @@ def dpsgd_accuracy(epsilon: float = 1.0, clip: float = 1.0, patients: int = 2_00
     The patients are :func:`~dpteach.synthetic_hospital` drawn with ``seed``; the first half
     trains, the second half tests.
     """
+    patients, seed = _people("patients", patients, low=20), _seed(seed)
     data = synthetic_hospital(patients, rng=np.random.default_rng(seed))
     half = patients // 2
     x, y = data["features"], data["condition"]

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-
 from .. import plots
-from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, epsilon_slider, sensitivity_slider
+from ._base import Interactive, _int_slider, _toggle, epsilon_slider, sensitivity_slider
 
 
 def laplace_density(epsilon: float = 1.0, sensitivity: float = 1.0) -> Interactive:
     """Sliders ε and Δf driving the density of Lap(Δf/ε) and a histogram of its samples (Def 3.2)."""
+    controls = {"epsilon": epsilon_slider(epsilon), "sensitivity": sensitivity_slider(sensitivity)}
     fig = plots.LaplaceDensityFigure()
-    return Interactive(fig, fig.update,
-                       {"epsilon": epsilon_slider(epsilon), "sensitivity": sensitivity_slider(sensitivity)},
+    return Interactive(fig, fig.update, controls,
                        "the Laplace density Lap(Δf/ε) and its samples")
 
 
@@ -25,12 +23,9 @@ def privacy_loss(epsilon: float = 1.0, sensitivity: float = 1.0, understate: boo
     the sum of k shares, each inside [−ε/k, ε/k]. The axes are fixed over every control's range
     (the loss is drawn in units of ε).
     """
+    controls = {"epsilon": epsilon_slider(epsilon), "sensitivity": sensitivity_slider(sensitivity),
+                "understate": _toggle("understate", understate, "understate Δf (calibrate to Δf/2)"),
+                "k": _int_slider("k", k, 1, 10, "k (counts)")}
     fig = plots.PrivacyLossFigure()
-    toggle = widgets.ToggleButton(value=understate, description="understate Δf (calibrate to Δf/2)",
-                                  layout=widgets.Layout(width="300px"))
-    counts = widgets.IntSlider(value=k, min=1, max=10, description="k (counts)", continuous_update=True,
-                               layout=_SLIDER_LAYOUT, style=_STYLE)
-    return Interactive(fig, fig.update,
-                       {"epsilon": epsilon_slider(epsilon), "sensitivity": sensitivity_slider(sensitivity),
-                        "understate": toggle, "k": counts},
+    return Interactive(fig, fig.update, controls,
                        "output densities on neighbours and the privacy loss (Theorem 3.6)")

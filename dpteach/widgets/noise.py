@@ -13,6 +13,7 @@ def discrete_laplace(epsilon: float = 1.0) -> Interactive:
 
     The largest ratio of the two pmfs stays e^ε at every ε (the title prints it).
     """
+    eps = epsilon_slider(epsilon, low=0.1, high=5.0)
     fig = plots.DiscreteLaplaceFigure()
-    return Interactive(fig, fig.update, {"epsilon": epsilon_slider(epsilon, low=0.1, high=5.0)},
+    return Interactive(fig, fig.update, {"epsilon": eps},
                        "the discrete Laplace mechanism on neighbouring counts")

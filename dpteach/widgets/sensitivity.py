@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
 import numpy as np
 
 from .. import plots
 from ..sensitivity import neighbour_differences
-from ._base import _SLIDER_LAYOUT, _STYLE, Interactive
+from ._base import Interactive, _check_number, _int_slider
+
+#: why max_value and max_size are bounded: every database of up to max_size records is listed
+_ENUMERATION = "what the widget enumerates in a few seconds"
 
 
 def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 3) -> Interactive:
@@ -16,6 +18,9 @@ def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 
     Every R's enumeration is done once, when the widget is built; the axes hold every R
     (changes 0 to ``max_value``, pairs 0 to the tallest bar of any R), so a frame moves bars only.
     """
+    max_value = _check_number("max_value", max_value, 1, 20, integer=True, where=_ENUMERATION)
+    max_size = _check_number("max_size", max_size, 1, 4, integer=True, where=_ENUMERATION)
+    slider = _int_slider("clip", clip, 1, max_value, "R (clip bound)")
     values = np.arange(max_value + 1)
     diffs = {r: neighbour_differences(lambda xs, r=r: xs @ np.clip(values, 0, r), values, max_size, vectorized=True)
              for r in range(1, max_value + 1)}
@@ -28,8 +33,6 @@ def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 
         fig.axes[0].title.set_text(f"sum of values 0–{max_value} clipped to [0, {clip}]: Δf = {d.sensitivity:g}")
         return {"clip": clip, "sensitivity": d.sensitivity, **out}
 
-    slider = widgets.IntSlider(value=clip, min=1, max=max_value, description="R (clip bound)",
-                               layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, update, {"clip": slider}, "the clipped sum's sensitivity, by enumeration")
 
 
@@ -40,6 +43,8 @@ def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
     axes (changes 0 to 10, pairs 0 to the tallest bar of any k), so the histogram's bars stay
     at 0 and 1 while the overlapping counts' bars spread out to k.
     """
+    slider = _int_slider("k", k, 1, 10, "k (queries)")
+    max_size = _check_number("max_size", max_size, 1, 3, integer=True, where=_ENUMERATION)
     universe = np.arange(11)
     ks = range(1, 11)
     diffs = {}
@@ -60,6 +65,4 @@ def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
         fig.axes[1].title.set_text(f"{k} cells 'age = j': Δf = {disjoint.sensitivity:g}")
         return {"k": k, "overlapping": overlapping.sensitivity, "histogram": disjoint.sensitivity, **out}
 
-    slider = widgets.IntSlider(value=k, min=min(ks), max=max(ks), description="k (queries)",
-                               layout=_SLIDER_LAYOUT, style=_STYLE)
     return Interactive(fig, update, {"k": slider}, "k overlapping counts against a k-cell histogram")
