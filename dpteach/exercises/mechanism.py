@@ -45,12 +45,12 @@ def check_scale_for_overlapping_counts(answer, k: int = 3, epsilon: float = 0.5)
 
 
 @exercise(prompt="An analyst releases a count at ε = {epsilon:g}, but calibrates the noise to Δf = {calibrated:g} "
-                 "although neighbouring databases' counts differ by 1. What is the largest privacy loss "
+                 "although neighbouring databases' counts differ by at most 1. What is the largest privacy loss "
                  "|ln p_x(z)/p_y(z)| over all outputs z? Give 3 significant figures.",
           homework={"epsilon": (0.3, 0.6, 1.5), "calibrated": (0.25, 0.4)}, figures=3)
 def check_understated_loss(answer, epsilon: float = 1.0, calibrated: float = 0.5) -> Feedback:
     """Ch. 03, exercise 2: the worst privacy loss when the noise is calibrated to Δf = 0.5 but the
-    neighbours' counts differ by 1, at ε = 1."""
+    neighbours' counts differ by at most 1, at ε = 1."""
     b = calibrated / epsilon
     z = np.linspace(-20, 21, 4101)
     expected = float(np.abs(privacy_loss(z, 0.0, 1.0, calibrated, epsilon)).max())
