@@ -97,18 +97,27 @@ $(PRESENT)/.installed: requirements/present.lock.txt pyproject.toml | $(PRESENT_
 	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install --no-deps -e .
 	@touch $@
 
-# The students' settings, plus RISE's: slides scroll, so a tall figure never runs off the screen.
+# The students' settings, plus RISE's: slides that never scroll (the slide edition makes them fit), top-aligned,
+# no transition (the live copy's notebook metadata "rise" also sets them, with the margin the settings lack).
 $(PRESENT_SETTINGS): binder/overrides.json | $(PRESENT_BIN)/python
 	@mkdir -p $(dir $@)
-	$(PRESENT_BIN)/python -c 'import json, sys; s = json.load(open(sys.argv[1])); s["jupyterlab-rise:plugin"] = {"scroll": True}; json.dump(s, open(sys.argv[2], "w"), indent=1)' $< $@
+	$(PRESENT_BIN)/python -c 'import json, sys; s = json.load(open(sys.argv[1])); s["jupyterlab-rise:plugin"] = {"scroll": False, "center": False, "transition": "none", "slideNumber": "c/t"}; json.dump(s, open(sys.argv[2], "w"), indent=1)' $< $@
 
+# The copy is the chapter's slide edition (--slides: made for a room, dpteach.build.slides). The speaker
+# view is a page the lab serves (build/present/.static/, the same origin as the slideshow, which it opens
+# and follows): RISE's own (T) does not work in JupyterLab (jupyterlab-contrib/rise#47, #74).
+PRESENT_PORT ?= 8888
 present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
 	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, 00 to 10)"; exit 2; }; \
-	rm -rf build/present && $(PRESENT_BIN)/python -m dpteach.build instructor "$$nb" --out build/present && \
-	cp dpteach/build/templates/present/rise.css build/present/ && \
-	echo "Presenting a copy of $$nb: in JupyterLab, Run All, then Alt+R for the slideshow." && \
-	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) "$$(basename $$nb)"
+	rm -rf build/present && $(PRESENT_BIN)/python -m dpteach.build instructor "$$nb" --slides --out build/present && \
+	cp dpteach/build/templates/present/rise.css build/present/ && mkdir -p build/present/.static && \
+	cp dpteach/build/templates/present/dpteach-presenter.html build/present/.static/ && \
+	echo "Presenting a copy of $$nb: in JupyterLab, Run All, save (Ctrl+S), then open the speaker view" && \
+	echo "  http://localhost:$(PRESENT_PORT)/static/dpteach-presenter.html?notebook=$$(basename $$nb)" && \
+	echo "and press its Start button: the slideshow opens in a window of its own (or Alt+R in the lab, without notes)." && \
+	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) --ServerApp.port=$(PRESENT_PORT) \
+	  --ServerApp.extra_static_paths="['$$(pwd)/.static']" "$$(basename $$nb)"
 
 # Every chapter, top to bottom, with five other seeds for every generator it seeds (on both cores).
 test-seeds: $(VENV)/.test-installed

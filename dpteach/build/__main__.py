@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
                                   "speaker notes in (make present)")
     edition.add_argument("notebooks", nargs="+", type=Path, help="chapter notebooks (in notebooks/)")
     edition.add_argument("--out", type=Path, required=True, help="folder to write them to")
+    edition.add_argument("--slides", action="store_true", help="made for a room: the slide edition (dpteach.build.slides)")
 
     for name, (_, what) in DELEGATED.items():
         delegated = commands.add_parser(name, help=what, add_help=False)
@@ -119,11 +120,13 @@ def main(argv: list[str] | None = None) -> int:
         import nbformat
 
         from .book import instructor_edition
+        from .slides import slide_edition
 
         args.out.mkdir(parents=True, exist_ok=True)
         for path in args.notebooks:
             path = project.root / path
             nb = instructor_edition(nbformat.read(path, as_version=4), path.stem, project)
+            nb = slide_edition(nb) if args.slides else nb
             nbformat.write(nb, args.out / path.name)
             print(f"{args.out / path.name}: the instructor edition of {path.name}")
         return 0

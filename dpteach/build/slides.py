@@ -320,8 +320,8 @@ def _output_height(output: dict, state: dict) -> int:
         return FIGURE_CAP + 12          # the CSS draws every figure FIGURE_CAP high (its shape kept)
     if "text/html" in data:
         html = _text(data["text/html"])
-        rows = html.count("<tr")
-        return rows * 46 + 20 if rows else _wrapped(re.sub(r"<[^>]+>", "", html), PROSE_CHARS) * PROSE_LINE
+        rows = re.findall(r"<tr.*?</tr>", html, re.S)
+        return sum(_row_height(r) for r in rows) + 20 if rows else _wrapped(re.sub(r"<[^>]+>", "", html), PROSE_CHARS) * PROSE_LINE
     if "text/markdown" in data:
         return _markdown_height(_text(data["text/markdown"]))
     if "text/latex" in data:
@@ -331,6 +331,49 @@ def _output_height(output: dict, state: dict) -> int:
     return 0
 
 
+def _row_height(row: str) -> int:
+    """A table row's height: its longest cell wraps in a wide column, the others in narrow ones."""
+    texts = sorted((len(re.sub(r"<[^>]+>", "", c).strip()) for c in re.findall(r"<t[dh].*?</t[dh]>", row, re.S)),
+                   reverse=True) or [0]
+    lines = max(-(-texts[0] // 70), -(-(texts[1] if len(texts) > 1 else 0) // 26), 1)
+    return lines * 34 + 18
+
+
+def _split_tall_tables(cells: list) -> list:
+    """A code cell whose table output is taller than a slide: its rows shown in Markdown cells that each
+    fit (the header repeated), the cell itself skipped on the slides (it still runs)."""
+    import nbformat
+
+    out = []
+    for cell in cells:
+        out.append(cell)
+        if cell.cell_type != "code" or role(cell) in ("skip", "notes"):
+            continue
+        html = next((_text(o["data"]["text/html"]) for o in cell.get("outputs", []) if "text/html" in o.get("data", {})), "")
+        rows = re.findall(r"<tr.*?</tr>", html, re.S)
+        if not rows or sum(map(_row_height, rows)) <= SLIDE_BUDGET - 200:
+            continue
+        head = html.split("<tbody", 1)[0] if "<tbody" in html else html[:html.index(rows[0])]
+        body = rows[1:] if "<tbody" not in html else re.findall(r"<tr.*?</tr>", html.split("<tbody", 1)[1], re.S)
+        if "<tbody" not in html:
+            head += rows[0]
+        chunks, current, used = [], [], sum(map(_row_height, re.findall(r"<tr.*?</tr>", head, re.S)))
+        for row in body:
+            if current and used + _row_height(row) > SLIDE_BUDGET - 200:
+                chunks.append(current)
+                current, used = [], sum(map(_row_height, re.findall(r"<tr.*?</tr>", head, re.S)))
+            current.append(row)
+            used += _row_height(row)
+        chunks.append(current)
+        kind = role(cell) or "-"
+        _set_role(cell, "skip")
+        for n, chunk in enumerate(chunks):
+            table = head + ("<tbody>" if "<tbody" in html else "") + "".join(chunk) + "</tbody></table>"
+            out.append(nbformat.v4.new_markdown_cell(re.sub(r"\n\s*", " ", table), metadata={
+                "slideshow": {"slide_type": kind if n == 0 else "-"}, "tags": ["slides"]}))     # (_paginate splits them)
+    return out
+
+
 def _markdown_height(markdown: str) -> int:
     height = 0
     for block in _blocks(markdown):
@@ -338,6 +381,8 @@ def _markdown_height(markdown: str) -> int:
         heading = re.match(r"^(#{1,6}) ", stripped)
         if heading:
             height += {1: 110, 2: 90}.get(len(heading.group(1)), 76)
+        elif stripped.startswith("<table"):
+            height += sum(_row_height(r) for r in re.findall(r"<tr.*?</tr>", block, re.S)) + 20
         elif stripped.startswith("```"):
             height += (len(block.splitlines()) - 2) * CODE_LINE + 30
         elif stripped.startswith("$$"):
@@ -435,8 +480,17 @@ def slide_edition(nb, *, live: bool = True):
                 body = re.sub(r"(?m)^#{1,6} .*\n*", "", cell.source).strip()
                 cell.source = short
                 out.append(_notes(body))
-    nb.cells = _paginate(out, state)
+    nb.cells = _paginate(_split_tall_tables(out), state)
+    if live:
+        nb.metadata["rise"] = dict(RISE_SETTINGS)
     return nb
+
+
+#: RISE's settings for the live copy (notebook metadata ``rise``, which RISE reads over the lab's settings):
+#: slides fill the screen to its edges, top-aligned, never scroll (the edition makes them fit), no
+#: transition, "slide n / N"; the first code cell of a new slide is not selected (it would scroll).
+RISE_SETTINGS = {"scroll": False, "center": False, "margin": 0.02, "transition": "none", "slideNumber": "c/t",
+                 "auto_select": "none", "width": "100%", "height": "100%", "theme": "simple"}
 
 
 def _paginate(cells: list, state: dict) -> list:
