@@ -48,7 +48,7 @@ def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) ->
                  "attacker knows Alice is in the data and that her record says a or b, each with prior probability "
                  "½. What is the highest probability of guessing her value right that the guarantee alone allows "
                  "(for a generic ε-DP mechanism)? Give 3 significant figures.",
-          homework={"epsilon": (0.25, 1.0, 2.0)}, figures=3)
+          homework={"epsilon": (0.3, 0.75, 1.5)}, figures=3)
 def check_attribute_success(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 11, exercise 3: an attribute is a replacement, two add/remove steps, so protected at 2ε."""
     expected = best_success(2 * epsilon)

@@ -12,7 +12,7 @@ __all__ = ["check_discrete_laplace_variance", "check_audit_epsilon"]
 
 @exercise(prompt="A count (Δf = 1) is released with the discrete Laplace mechanism at ε = {epsilon:g}. What is the "
                  "variance of its noise? Give 3 significant figures.",
-          homework={"epsilon": (0.8, 1.0, 2.0)}, figures=3)
+          homework={"epsilon": (0.8, 1.5, 2.5)}, figures=3)
 def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 09, exercise 1: the variance of the discrete Laplace noise on a count (Δf = 1) at ε = 0.5."""
     scale = discrete_laplace_scale(1, epsilon)
