@@ -3,7 +3,8 @@
 For each chapter: type a (wrong) answer into the first exercise, Run All, and check that the
 answer is still there and was the one judged, that no solution ran or shows (not its output, not
 its first line: each stays folded in "Show the solution"), that no speaker note shows, and that
-Shift+Enter on the exercise lands on the folded solution without running it. Skipped, with the
+Shift+Enter on the exercise lands on the folded solution without running it. In chapters 00 and 03
+the first slider is then moved with the keyboard and its figure must redraw. Skipped, with the
 reason, where Chromium is not installed.
 """
 
@@ -19,6 +20,8 @@ pytestmark = needs_chromium
 
 CHAPTERS = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 TYPED = "271828.0"
+#: Chapters whose first slider a student also moves with the keyboard, after Run All: the figure redraws.
+SLIDERS = ("00_start_here", "03_laplace_mechanism")
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +51,23 @@ def _run_all(page):
         return prompts.length > 0 && prompts.every(t => /^\\[\\d+\\]:$/.test(t));
     }""", timeout=180_000)
     page.wait_for_function(KERNEL_READY, timeout=60_000)
+
+
+def _move_the_first_slider(page):
+    slider = page.locator(".widget-slider").first
+    slider.scroll_into_view_if_needed()
+    readout = slider.locator(".widget-readout")
+    image = page.locator(".widget-image").first
+    before_value, before_src = readout.inner_text(), image.get_attribute("src")
+    handle = slider.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(10):
+        handle.press("ArrowRight")
+    page.wait_for_function(
+        "([el, src]) => el.getAttribute('src') !== src", arg=[image.element_handle(), before_src], timeout=20_000)
+    assert readout.inner_text() != before_value
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"lab_{page.url.split('/')[-1].split('.')[0]}_slider.png"))
 
 
 @pytest.mark.parametrize("stem", CHAPTERS)
@@ -89,6 +109,8 @@ def test_run_all_keeps_the_students_answer_and_shows_no_solution_or_note(browser
     assert TYPED in answer.locator(".cm-content").inner_text()
     assert "Not quite" in answer.locator(".jp-OutputArea").inner_text()
     assert not _cell(page, first.solution_cell).locator("pre").is_visible()
+    if stem in SLIDERS:
+        _move_the_first_slider(page)
     if stem == "03_laplace_mechanism":
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         answer.scroll_into_view_if_needed()
