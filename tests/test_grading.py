@@ -234,6 +234,16 @@ def test_the_gradebook_has_a_row_per_student_and_a_column_per_question(graded):
     assert "log10" in feedback.read_text()
 
 
+def test_a_second_notebook_for_the_same_chapter_is_not_counted_twice(graded, tmp_path):
+    records, _ = graded
+    again = dict(records["right"], file="elsewhere/right.ipynb")
+    gradebook = grading.write_results([records["right"], again], MANIFEST, tmp_path)
+    with open(gradebook, newline="") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert (row["total"], row["possible"], row["status"]) == ("4", "4", "error")
+    assert "second notebook" in row["reason"]
+
+
 # -- the pieces, without a kernel ---------------------------------------------------------------
 
 def test_a_change_to_the_package_files_changes_the_fingerprint(tmp_path):

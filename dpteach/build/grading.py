@@ -648,6 +648,10 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
     for record in records:
         row = rows.setdefault(record["id"], {"id": record["id"], "file": [], "chapter": [], "total": 0, "possible": 0,
                                              "status": "ok", "reason": []})
+        if record["chapter"] and record["chapter"] in row["chapter"]:
+            row["status"] = "error"
+            row["reason"].append(f"a second notebook for {record['chapter']} ({record['file']}) was not counted")
+            continue
         row["file"].append(record["file"])
         row["chapter"].append(record["chapter"])
         row["total"] += record["total"]
