@@ -29,6 +29,7 @@ help:
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
+	@echo "make test-python  the suite (no browser tests) on the oldest and newest Python, in fresh clones (CI runs it)"
 	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/)"
 	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook in build/graded/)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"

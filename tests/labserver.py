@@ -42,10 +42,10 @@ def running_lab(python: str | Path | None = None, root: Path = ROOT, extra: tupl
     (default: this one), ``env`` adds variables. Yields (base URL, token)."""
     port, token = free_port(), "dpteach-test-token"
     jupyter = Path(python).with_name("jupyter") if python else Path(sys.executable).with_name("jupyter")
-    # Not PYTHONWARNINGS=error (conftest.py sets it for the notebooks' kernels): the server's own
+    # Not the tests' warnings-as-errors (conftest.py's PYTHONWARNINGS and kernel start-up file): the server's own
     # extensions (jupyter_lsp, notebook_shim, jupytext's contents manager) warn at start-up, and
     # under -W error they fail to load. nbval runs the chapters' code with warnings as errors.
-    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}, **(env or {})}
+    env = {**{k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "IPYTHONDIR")}, **(env or {})}
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     proc = subprocess.Popen(
         [str(jupyter), "lab", "--no-browser", "--allow-root",
@@ -54,7 +54,7 @@ def running_lab(python: str | Path | None = None, root: Path = ROOT, extra: tupl
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=root)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2).close()
@@ -62,7 +62,7 @@ def running_lab(python: str | Path | None = None, root: Path = ROOT, extra: tupl
             except OSError:
                 time.sleep(0.5)
         else:
-            raise RuntimeError("JupyterLab did not start within 60 s")
+            raise RuntimeError("JupyterLab did not start within 120 s")
         yield base, token
     finally:
         stop(proc)

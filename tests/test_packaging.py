@@ -140,12 +140,13 @@ def test_readme_starts_with_the_two_commands():
 
 
 def test_ci_runs_exactly_the_readme_test_commands():
-    """CI ends with the README's test command, then the re-seeded chapters (both named in the README)."""
+    """CI ends with the README's test command, then the re-seeded chapters and the oldest and newest Python
+    (all named in the README)."""
     script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().strip().splitlines()
               if line.strip() and not line.lstrip().startswith("#")]
-    assert script[-2:] == ["make test", "make test-seeds"]
+    assert script[-3:] == ["make test", "make test-seeds", "make test-python"]
     readme = (ROOT / "README.md").read_text()
-    assert "make test-seeds" in readme
+    assert "make test-seeds" in readme and "make test-python" in readme
 
 
 def test_make_binder_url_needs_the_repository_and_prints_the_link():
