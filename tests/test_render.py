@@ -59,6 +59,84 @@ def _assert_titles_fit(fig, where: str) -> None:
             assert not box_a.overlaps(box_b), f"{where}: titles overlap: {a!r} and {b!r}"
 
 
+def _labels(fig) -> list:
+    """The legends (of the axes and of the figure) and the note boxes (texts placed in axes coordinates)."""
+    out = [legend for legend in fig.legends if legend.get_visible()]
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is not None and legend.get_visible():
+            out.append(legend)
+        out += [t for t in ax.texts if t.get_visible() and t.get_text().strip() and t.get_transform() == ax.transAxes]
+    return out
+
+
+def _data_artists(ax) -> list:
+    """What an axes draws as data: lines (curves, reference lines, markers), patches (bars, spans),
+    collections (shaded areas, scatter), images."""
+    return [a for a in [*ax.lines, *ax.patches, *ax.collections, *ax.images]
+            if a.get_visible() and (a.get_alpha() is None or a.get_alpha() > 0)]
+
+
+def _hits(artist, box) -> bool:
+    """Whether ``artist``'s drawn pixels (within its axes) enter ``box`` (display coordinates)."""
+    from matplotlib.collections import Collection
+    from matplotlib.image import AxesImage
+    from matplotlib.lines import Line2D
+    from matplotlib.transforms import Bbox
+
+    clip = artist.axes.bbox if artist.get_clip_on() else None
+    if clip is not None:
+        box = Bbox.intersection(box, clip)
+        if box is None or box.width <= 0 or box.height <= 0:
+            return False
+    if isinstance(artist, AxesImage):
+        return artist.get_window_extent().overlaps(box)
+    if isinstance(artist, Line2D):
+        path = artist.get_transform().transform_path(artist.get_path())
+        if artist.get_linestyle() not in ("None", "none", " ", "") and len(path.vertices) > 1:
+            if path.intersects_bbox(box, filled=False):
+                return True
+        if artist.get_marker() not in (None, "None", "none", "", " "):
+            r = artist.get_markersize() * artist.figure.dpi / 72 / 2
+            pts = path.vertices[np.isfinite(path.vertices).all(axis=1)]
+            return bool(((pts[:, 0] >= box.x0 - r) & (pts[:, 0] <= box.x1 + r)
+                         & (pts[:, 1] >= box.y0 - r) & (pts[:, 1] <= box.y1 + r)).any())
+        return False
+    if isinstance(artist, Collection):
+        transform = artist.get_transform()
+        offsets = artist.get_offsets()
+        if len(offsets) and not artist.get_paths():
+            return False
+        for path in artist.get_paths():
+            if len(offsets) > 1 or (len(offsets) == 1 and np.any(offsets[0])):     # markers at offsets
+                pts = artist.get_offset_transform().transform(offsets)
+                size = float(np.sqrt(np.max(artist.get_sizes()))) * artist.figure.dpi / 72 / 2 if len(
+                    artist.get_sizes()) else 0
+                return bool(((pts[:, 0] >= box.x0 - size) & (pts[:, 0] <= box.x1 + size)
+                             & (pts[:, 1] >= box.y0 - size) & (pts[:, 1] <= box.y1 + size)).any())
+            if transform.transform_path(path).intersects_bbox(box, filled=True):
+                return True
+        return False
+    path = artist.get_transform().transform_path(artist.get_path())      # a patch: bars, stairs, spans
+    return path.intersects_bbox(box, filled=artist.get_fill())
+
+
+def _assert_labels_clear_of_data(fig, where: str) -> None:
+    """No legend and no note box lies on the data: a line, a bar, a shaded area, a marker (a pixel of
+    margin allowed). Each label's box is its text and handles as drawn (legends have no frame)."""
+    renderer = fig.canvas.get_renderer()
+    problems = []
+    for label in _labels(fig):
+        box = label.get_window_extent(renderer).padded(-1)
+        name = repr(label.get_text()[:40]) if hasattr(label, "get_text") else "legend"
+        axes = fig.axes if label in fig.legends else [label.axes]
+        for ax in axes:
+            for artist in _data_artists(ax):
+                if _hits(artist, box):
+                    problems.append(f"{name} over {type(artist).__name__} {artist.get_label()!r}")
+    assert not problems, f"{where}: " + "; ".join(problems)
+
+
 def _full_draw(figure) -> np.ndarray:
     figure.fig.canvas.draw()
     return np.asarray(figure.fig.canvas.buffer_rgba())[:, :, :3].astype(int)
@@ -121,3 +199,51 @@ def test_moving_a_control_keeps_the_cached_background(factory):
         f"{factory.__name__}: {renderer.rebuilds} background rebuilds for {len(keys)} static states: "
         "the axes move with a control")
 
+
+#: figures whose legend or note box still lies on their data at some control setting (issue 20: each
+#: needs its legend or note moved out of the data's way, as the attack figure's were); the test expects
+#: them to fail, and fails once one is fixed, so that it is taken off this list
+KNOWN_OVERLAPS = {
+    "above_threshold_stream", "advanced_composition", "composition_compared",
+    "count_error_by_size", "counting_vs_histogram", "dpsgd_accuracy", "error_tradeoff", "gaussian_calibration",
+    "hospital_count", "local_vs_central", "marketing_noise", "name_reliability", "noisy_max",
+    "post_processing", "reconstruction_attack", "sequential_averaging",
+}
+
+
+def _settings(control) -> list:
+    """Nine values across a control's range, ends included, and its default (a moving marker crosses a
+    legend between the ends); every option of a selection; both states of a toggle."""
+    if hasattr(control, "options") and not hasattr(control, "min"):
+        return [o[1] if isinstance(o, tuple) else o for o in control.options]
+    return _walk(control, 9) + [control.value]
+
+
+def test_the_overlap_check_sees_a_legend_crossed_by_a_marker():
+    """The check itself: the attack figure's old legend, inside the left panel, is crossed by the dashed ε
+    marker for ε between 0.02 and 1 (the issue's "orange curve through the legend's (1+e^ε)")."""
+    widget = dp.widgets.attack_success()
+    figure = widget.figure
+    for legend in list(figure.fig.legends):
+        legend.remove()
+    figure.left.legend(loc="upper left", fontsize="x-small")
+    widget.set(epsilon=0.3)
+    figure.fig.canvas.draw()
+    with pytest.raises(AssertionError, match="legend over Line2D"):
+        _assert_labels_clear_of_data(figure.fig, "the old attack figure")
+
+
+@pytest.mark.parametrize("factory", [pytest.param(f, marks=[pytest.mark.xfail(
+    strict=True, reason="a legend or note box on the data (KNOWN_OVERLAPS)")] if f.__name__ in KNOWN_OVERLAPS else [])
+    for f in FACTORIES], ids=lambda f: f.__name__)
+def test_legends_and_notes_leave_the_data_visible(factory):
+    """Like the titles above: at nine values across every control and its default (every option of a
+    selection), no legend and no note box covers a line, a bar, a marker or a shaded area of its axes (figure legends:
+    of any axes). Boxes are measured on a full draw, artists' paths in display coordinates."""
+    widget = factory()
+    for name, control in widget.controls.items():
+        for value in _settings(control):
+            widget.set(**{name: value})
+            widget.figure.fig.canvas.draw()
+            _assert_labels_clear_of_data(widget.figure.fig, f"{factory.__name__}: {name} = {value!r}")
+        widget.reset()

@@ -49,7 +49,9 @@ class AccuracyBoundFigure(_Updatable):
         self.expected = np.stack([self.runs * width * linf_error_density(self.t, k, 1.0, 1.0)
                                   for k in self.K_OPTIONS])
         top = 1.55 * max(self.heights.max(), self.expected.max())
-        self.fig, self.ax = new_figure(height=4.6)
+        # the legend and the note get a panel of their own: inside the axes, the bound line and the shaded tail
+        # move over the whole width as k and β move, and a box there would cover them at some setting
+        self.fig, (self.ax, self.side) = new_figure(1, 2, height=4.6, width_ratios=(2.3, 1))
         with styled():
             ax = self.ax
             self.hist = ax.stairs(self.heights[-1], self.edges, fill=True, color=PALETTE["sky"], alpha=0.6,
@@ -63,9 +65,11 @@ class AccuracyBoundFigure(_Updatable):
             ax.set_xlabel("largest error ‖f(x) − y‖∞ over the k cells, in noise scales b = Δf/ε")
             ax.set_ylabel("releases")
             ax.set_title(" ")
-            ax.legend(loc="upper left")
-            self.note = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize="small",
-                                bbox={"facecolor": "white", "alpha": 0.7, "edgecolor": "none"})
+            self.side.axis("off")
+            self.side.legend(handles=[self.hist, self.pdf, self.bound], loc="lower left", borderaxespad=0,
+                             fontsize="small")
+            self.note = self.side.text(0.0, 1.0, "", transform=self.side.transAxes, ha="left", va="top",
+                                       fontsize="small")
         self.dynamic = [self.hist, self.pdf, self.tail, self.bound, ax.title, self.note]
 
     def update(self, epsilon: float, delta: float, k: int) -> dict:

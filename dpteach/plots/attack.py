@@ -37,7 +37,8 @@ class AttackSuccessFigure(_Updatable):
     the same coins and unit noise at every ε). The slider moves only the markers.
 
     Right: at the slider's ε, the range of posterior beliefs one release can produce, for every
-    prior (odds × e^(±ε)); the dots mark the priors 10% and 50%.
+    prior (odds × e^(±ε)); the dots mark the priors 10% and 50%, and the title's second line
+    gives their largest posteriors.
 
     The axes are fixed over the slider's whole range (ε on a log axis, probabilities 0.45–1
     and 0–1): a frame moves the markers, the band and the texts only. The simulated attacks are
@@ -64,9 +65,9 @@ class AttackSuccessFigure(_Updatable):
             left, right = self.left, self.right
             left.axhline(0.5, color="grey", lw=1.2, ls=":", label="coin toss")
             left.semilogx(self.grid, dp_success_limit(self.grid), color=PALETTE["vermillion"],
-                          label="limit for any ε-DP mechanism: e^ε/(1+e^ε)")
+                          label=r"limit for any ε-DP mechanism: $e^{\varepsilon}/(1+e^{\varepsilon})$")
             left.semilogx(self.grid, laplace_attack_success(self.grid), color=PALETTE["blue"],
-                          label="best test vs Laplace, exact: 1 − ½e^(−ε/2)")
+                          label=r"best test vs Laplace, exact: 1 − ½$e^{-\varepsilon/2}$")
             left.semilogx(self.simulated.epsilon, self.simulated.rate, "D", color=PALETTE["sky"], ms=6,
                           label=f"best test vs Laplace, simulated ({self.trials:,} per point)")
             self.marker = left.axvline(1.0, color=PALETTE["orange"], ls="--", lw=2)
@@ -76,19 +77,21 @@ class AttackSuccessFigure(_Updatable):
             left.set_xlabel("ε")
             left.set_ylabel("Pr[attacker guesses right]")
             left.set_title(" ")
-            left.legend(loc="upper left", fontsize="x-small")
+            # below the panels: inside the axes the dashed ε marker, which moves over the whole width, would
+            # run through the legend's text at some ε
+            self.fig.legend(handles=left.get_lines()[:4], loc="outside lower center", ncol=2, fontsize="x-small")
             _plain_log_axes(left)
             right.plot([0, 1], [0, 1], color="grey", lw=1.2, ls=":")
             self.band = right.fill_between(self.q, self.q, self.q, color=PALETTE["vermillion"], alpha=0.25)
             (self.dots,) = right.plot([0.1, 0.5], [0.1, 0.5], "o", color=PALETTE["black"], ms=7)
-            self.note = right.text(0.97, 0.03, "", transform=right.transAxes, ha="right", va="bottom",
-                                   fontsize="small", bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "none"})
             right.set_xlim(0, 1)
             right.set_ylim(0, 1.03)
             right.set_xlabel("prior Pr[Alice in]")
             right.set_ylabel("posterior Pr[Alice in]")
-            right.set_title(" ", fontsize="medium")
-        self.dynamic = [self.marker, self.now, self.band, self.dots, self.note, left.title, right.title]
+            # two lines: the odds factor, then the dots' priors and posteriors (a note box inside the axes would
+            # cover the band at large ε, where it fills the panel)
+            right.set_title(" \n ", fontsize="small")
+        self.dynamic = [self.marker, self.now, self.band, self.dots, left.title, right.title]
 
     def update(self, epsilon: float) -> dict:
         eps = _validate.real("epsilon", epsilon, low=0.0)
@@ -103,12 +106,10 @@ class AttackSuccessFigure(_Updatable):
         prior = np.array(self.PRIORS)
         upper = posterior_bounds(prior, eps)[1]
         self.dots.set_data(prior, upper)
-        self.note.set_text("prior → posterior at most\n"
-                           + "\n".join(f"{p:.0%} → {_percent(u)}" for p, u in zip(prior, upper)))
         self.left.title.set_text(f"ε = {eps:.3g}: best test {_percent(exact)}, limit {_percent(limit)}")
         factor = float(np.exp(eps))
-        self.right.title.set_text(f"odds move × {factor:,.0f} at most" if factor >= 100
-                                  else f"odds move × {factor:.3g} at most")
+        odds = f"odds move × {factor:,.0f} at most" if factor >= 100 else f"odds move × {factor:.3g} at most"
+        self.right.title.set_text(odds + "\n" + ", ".join(f"{p:.0%} → {_percent(u)}" for p, u in zip(prior, upper)))
         return {"epsilon": eps, "limit": limit, "exact": exact, "measured": measured,
                 "posterior_high": dict(zip(self.PRIORS, upper.tolist())),
                 "posterior_low": dict(zip(self.PRIORS, posterior_bounds(prior, eps)[0].tolist()))}

@@ -132,7 +132,7 @@ class AdvancedCompositionFigure(_Updatable):
             ax = self.ax
             (self.basic,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"], label="basic: kε (Thm 3.16)")
             (self.advanced,) = ax.loglog(self.ks, self.ks, color=PALETTE["blue"],
-                                         label="advanced: √(2k ln(1/δ′))·ε + kε(e^ε − 1) (Thm 3.20)")
+                                         label=r"advanced: √(2k ln(1/δ′))·ε + kε($e^{\varepsilon}$ − 1) (Thm 3.20)")
             (self.best,) = ax.loglog(self.ks, self.ks, color=PALETTE["black"], ls="--", lw=1.4,
                                      label="the smaller of the two")
             (self.dots,) = ax.loglog([1, 1], [1, 1], "o", color=PALETTE["black"], ms=7)

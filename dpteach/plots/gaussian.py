@@ -121,7 +121,7 @@ class GaussianCalibrationFigure(_Updatable):
         with styled():
             ax = self.ax
             (self.analytic,) = ax.loglog(self.grid, self.grid, color=PALETTE["blue"],
-                                         label="analytic: Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) = δ")
+                                         label=r"analytic: Φ(Δ/2σ − εσ/Δ) − $e^{\varepsilon}$Φ(−Δ/2σ − εσ/Δ) = δ")
             (self.classical,) = ax.loglog(self.grid, self.grid, color=PALETTE["orange"], ls="--",
                                           label="Theorem 3.22: c/ε, c = √(2 ln(1.25/δ)), ε < 1")
             (self.dots,) = ax.loglog([1, 1], [1, 1], "o", color=PALETTE["black"], ms=8)
@@ -231,7 +231,7 @@ class PrivacyCurveFigure(_Updatable):
         with styled():
             ax = self.ax
             ax.semilogy(self.grid, np.maximum(lap_exact, 1e-300), color=PALETTE["vermillion"],
-                        label=f"Laplace b = {b:g}, one count: 1 − e^((ε − 1/b)/2)")
+                        label=rf"Laplace b = {b:g}, one count: 1 − $e^{{(\varepsilon - 1/b)/2}}$")
             ax.semilogy(dots, np.maximum(lap_pld, 1e-300), "o", color=PALETTE["vermillion"], ms=6,
                         label="accountant")
             ax.semilogy(self.grid, gau_exact, color=PALETTE["blue"],

@@ -61,10 +61,11 @@ class LaplaceDensityFigure(_Updatable):
         self.band.set_width(2 * sensitivity)
         outside = float(np.mean(np.abs(samples) > self.window))
         self.ax.title.set_text(f"ε = {epsilon:.3g}, Δf = {sensitivity:g}: noise Lap(b) with b = Δf/ε = {b:.3g}")
+        # short lines: the note must stay left of the ±Δf band (a third of the window at Δf = 5)
         self.note.set_text(f"std = √2·b = {np.sqrt(2) * b:.3g}\n"
-                           f"95% of noise within ±{np.log(20) * b:.3g}"
-                           + (f"\n{outside:.0%} of samples beyond this window" if outside > 0.005 else "")
-                           + (f"\npeak 1/(2b) = {1 / (2 * b):.3g}, above the axis" if 1 / (2 * b) > self.Y_TOP else ""))
+                           f"95% of noise in ±{np.log(20) * b:.3g}"
+                           + (f"\n{outside:.0%} beyond ±{self.window:g}" if outside > 0.005 else "")
+                           + (f"\npeak 1/(2b) = {1 / (2 * b):.3g},\nabove the axis" if 1 / (2 * b) > self.Y_TOP else ""))
         return {"scale": b, "x": self.x, "pdf": pdf, "hist": heights, "outside": outside}
 
 

@@ -121,7 +121,7 @@ class DiscreteLaplaceFigure(_Updatable):
         self.note.set_text(f"continuous peak 1/(2b) = {peak:.3g}, above the axis" if peak > self.Y_TOP else "")
         ratio = float(np.max(px / py))
         self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise of scale Δf/ε = {t:.3g}; "
-                               f"largest ratio {ratio:.3f} = e^ε")
+                               f"largest ratio {ratio:.3f} = $e^{{\\varepsilon}}$")
         return {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
 
 
