@@ -44,6 +44,8 @@ class RoundLogSlider(widgets.FloatLogSlider):
     @traitlets.validate("value")
     def _validate_value(self, proposal):
         digits = _significant_digits(self.readout_format)
+        if not math.isfinite(float(proposal["value"])):
+            raise traitlets.TraitError(f"a log slider's value must be a finite number, got {proposal['value']!r}")
         value = _round_significant(float(proposal["value"]), digits)
         low = _round_significant(self.base ** self.min, digits)
         high = _round_significant(self.base ** self.max, digits)
