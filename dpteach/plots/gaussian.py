@@ -131,7 +131,8 @@ class GaussianCalibrationFigure(_Updatable):
             ax.set_xlabel("ε")
             ax.set_ylabel("σ / Δ₂f")
             ax.set_title(" ")
-            ax.legend(loc="upper right")
+            # below the axes: the ε marker crosses the whole width, and the curves rise to the top as δ shrinks
+            self.fig.legend(handles=[self.analytic, self.classical], loc="outside lower center", fontsize="small")
             _plain_log_axes(ax)
         self.dynamic = [self.analytic, self.classical, self.dots, self.marker, ax.title]
 
