@@ -207,7 +207,7 @@ KNOWN_OVERLAPS = {
     "above_threshold_stream", "advanced_composition", "composition_compared",
     "count_error_by_size", "counting_vs_histogram", "dpsgd_accuracy", "error_tradeoff",
     "hospital_count", "local_vs_central", "marketing_noise", "name_reliability", "noisy_max",
-    "post_processing", "reconstruction_attack", "sequential_averaging",
+    "reconstruction_attack",
 }
 
 

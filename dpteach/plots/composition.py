@@ -74,9 +74,9 @@ class AveragingFigure(_Updatable):
             right.set_xlabel("k")
             right.set_ylabel("ε spent (Theorem 3.16)")
             right.set_title(" ")
-            right.legend(loc="upper left", fontsize="small")
-            self.fig.legend(handles=left.get_lines()[:3] + [self.attack_dots], loc="outside lower center",
-                            ncols=2, fontsize="small")
+            # one legend below the panels: inside, the k marker crosses the whole height of either panel
+            self.fig.legend(handles=left.get_lines()[:3] + [self.attack_dots, self.split_cost, self.attack_cost],
+                            loc="outside lower center", ncols=3, fontsize="small")
             _plain_log_axes(left, right)
         self.dynamic = [self.one_line, self.split_line, self.attack_line, self.split_dots, self.attack_dots,
                         self.left_marker, self.split_cost, self.attack_cost, self.right_marker,
@@ -206,7 +206,8 @@ class PostProcessingFigure(_Updatable):
             ax.set_xlabel("ε")
             ax.set_ylabel("mean |error| per cell")
             ax.set_title(" ")
-            ax.legend(loc="lower left", fontsize="small")
+            # below the axes: the ε marker crosses the whole height
+            self.fig.legend(loc="outside lower center", ncols=3, fontsize="small")
             _plain_log_axes(ax)
         self.dynamic = [self.dots, self.marker, ax.title]
 
