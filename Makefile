@@ -99,10 +99,12 @@ $(PRESENT)/.installed: requirements/present.lock.txt pyproject.toml | $(PRESENT_
 	@touch $@
 
 # The students' settings, plus RISE's: slides that never scroll (the slide edition makes them fit), top-aligned,
-# no transition (the live copy's notebook metadata "rise" also sets them, with the margin the settings lack).
-$(PRESENT_SETTINGS): binder/overrides.json | $(PRESENT_BIN)/python
+# no transition (the live copy's notebook metadata "rise" also sets them, with the margin the settings lack);
+# and → / ← left to the slideshow: JupyterLab 4 binds them to "collapse / expand the heading" on a focused
+# heading cell, which swallowed → on a slide whose heading cell had the focus.
+$(PRESENT_SETTINGS): binder/overrides.json dpteach/build/templates/present/settings.py | $(PRESENT_BIN)/python
 	@mkdir -p $(dir $@)
-	$(PRESENT_BIN)/python -c 'import json, sys; s = json.load(open(sys.argv[1])); s["jupyterlab-rise:plugin"] = {"scroll": False, "center": False, "transition": "none", "slideNumber": "c/t"}; json.dump(s, open(sys.argv[2], "w"), indent=1)' $< $@
+	$(PRESENT_BIN)/python dpteach/build/templates/present/settings.py $< $@
 
 # The copy is the chapter's slide edition (--slides: made for a room, dpteach.build.slides). The speaker
 # view is a page the lab serves (build/present/.static/, the same origin as the slideshow, which it opens

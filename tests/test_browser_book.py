@@ -168,3 +168,29 @@ def test_offline_slides_open(browser, tmp_path):
     # about:blank is MathJax's font probe, not a network request
     assert not [u for u in log["outside"] if u != "about:blank"], log["outside"]
     page.context.close()
+
+
+def test_dead_sliders_are_disabled_with_a_note(browser, book):
+    """A figure drawn from its saved widget state has no kernel: its controls are disabled, with a short
+    note, and do not move; the precomputed view beside it (frames switched in the browser) stays live."""
+    page, log = _open(browser, (book / "03_laplace_mechanism.html").as_uri())
+    _settle(page)
+    page.wait_for_selector(".dpteach-dead", state="attached", timeout=10_000)
+    dead = page.locator(".dpteach-dead").first
+    assert "need a running kernel" in page.locator(".dpteach-dead-note").first.inner_text()
+    assert page.locator(".dpteach-dead-note").count() == page.locator(".dpteach-dead").count()
+    target = dead.locator(".noUi-target").first
+    assert target.get_attribute("disabled") is not None
+    readout = dead.locator(".widget-readout").first
+    before = readout.inner_text()
+    dead.locator(".noUi-handle").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)
+    assert readout.inner_text() == before, "a dead slider moved"
+    precomputed = page.locator(".widget-vbox", has=page.locator("text=Precomputed view")).first
+    assert precomputed.evaluate("v => !v.closest('.dpteach-dead')")
+    assert precomputed.locator(".noUi-target").first.get_attribute("disabled") is None
+    dead.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "book_dead_slider.png"))
+    assert not log["failed"] and not log["errors"], log
+    page.context.close()

@@ -1,9 +1,10 @@
 """The static slides (make slides OFFLINE=1) in headless Chromium, from file:// with the network cut.
 
-One page per chapter's deck. At 1920×1080 and at 1280×720 it walks every slide and fragment
-(Reveal.next(), what → and Space do in linear navigation) and checks that body text is at least
-24 px (the same share, 16 px, of a 720 px screen), that nothing lies outside the screen, that no
-heading is upper-cased (ε would become "Ε") and that no code the slides hide shows. The deck
+One page per chapter's deck. At 1920×1080 it walks every slide and fragment (Reveal.next(), what
+→ and Space do in linear navigation) and checks that body text is at least 24 px, that nothing lies
+outside the screen, that no heading is upper-cased (ε would become "Ε") and that no code the slides
+hide shows. reveal.js lays a slide out at 1920×1080 and scales it to the screen, so at 1280×720 the
+scale is checked (2/3 of it: text the same share, 16 px), and chapters 03 and 05 are walked again. The deck
 loads with 0 failed requests and no console error. On chapter 03 the real keys → and Space
 reach the next slide, the precomputed slider moves its figure with no kernel, and the speaker
 view (S) shows the current slide's notes, the next slide and a timer, and follows the show.
@@ -24,6 +25,8 @@ pytestmark = needs_chromium
 PROJECT = Project(ROOT)
 CHAPTERS = [c.path.stem for c in PROJECT.chapters()]
 SIZES = [(1920, 1080), (1280, 720)]
+#: Decks walked at both sizes (the others at 1920×1080, and their scale checked at 1280×720).
+WALKED_AT_BOTH_SIZES = ("03_laplace_mechanism", "05_accuracy_census_names")
 #: Where a request may go: the deck's files, and the blob:/data: URLs a page makes of its own bytes
 #: (about:blank is MathJax's font probe, answered locally).
 LOCAL = ("file://", "blob:", "data:", "about:blank")
@@ -129,6 +132,10 @@ def test_every_slide_fits_and_reads_from_the_back(browser, deck, stem):
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.wait_for_function("w => Math.abs(Reveal.getScale() - w / 1920 * 0.98) < 0.02", arg=size[0], timeout=10_000)
+        if size != SIZES[0] and stem not in WALKED_AT_BOTH_SIZES:
+            # reveal.js lays every slide out at 1920×1080 and scales it: the scale is the whole difference
+            minimum[size] = round(minimum[SIZES[0]] * page.evaluate("() => Reveal.getScale()") / 0.98, 1)
+            continue
         states = _check_walk(page, stem, size, hidden)
         minimum[size] = min(s["smallest"] for s in states)
     page.evaluate("() => Reveal.slide(0)")
@@ -145,7 +152,8 @@ def test_every_slide_fits_and_reads_from_the_back(browser, deck, stem):
 def test_keys_figure_and_speaker_view_of_chapter_03(browser, deck):
     page, log = _open(browser, deck["03_laplace_mechanism"], SIZES[0])
     # → and Space both go forward, in reading order (linear navigation: no slide below another)
-    assert page.evaluate("() => document.querySelectorAll('.reveal .slides > section > section').length") == 0
+    assert page.evaluate("() => [...document.querySelectorAll('.reveal .slides > section')]"
+                         ".every(s => s.querySelectorAll(':scope > section').length <= 1)")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => Reveal.getIndices().h === 1", timeout=5_000)
     page.keyboard.press("Space")
