@@ -49,7 +49,6 @@ class CountErrorBySizeFigure(_Updatable):
             top.set_ylim(_decade_below(0.3 * b_low), _decade_above(30 * within * b_high))
             top.set_ylabel("|error| (people)")
             top.set_title(" ")
-            top.legend(loc="upper right", ncols=3)
             (self.rel_line,) = bottom.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
                                              label="expected |error| / count")
             (self.rel_dots,) = bottom.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
@@ -58,7 +57,9 @@ class CountErrorBySizeFigure(_Updatable):
             bottom.set_title(" ")
             bottom.set_xlabel("n, people in the database")
             bottom.set_ylabel("|error| / true count")
-            bottom.legend(loc="upper right", ncols=3)
+            # one legend below the panels: inside, the n marker crosses the whole height of both
+            self.fig.legend(handles=[self.band, self.abs_line, self.abs_dots, self.rel_line, self.rel_dots,
+                                     self.rel_marker], loc="outside lower center", ncols=3, fontsize="small")
             bottom.set_xlim(self.n_line[0], self.n_line[-1])
             bottom.set_ylim(_decade_below(0.3 * b_low / self.count_line[-1]),
                             _decade_above(30 * b_high / self.count_line[0]))
@@ -149,7 +150,8 @@ class CountingVsHistogramFigure(_Updatable):
             ax.set_xlabel("k, number of counting queries (cells)")
             ax.set_ylabel("error per answer")
             ax.set_title(" ")
-            ax.legend(loc="upper left")
+            # below the axes: the k marker crosses the whole height
+            self.fig.legend(loc="outside lower center", ncols=2, fontsize="small")
             _plain_log_axes(ax)
         self.dynamic = [self.counts_line, self.hist_line, self.counts_max, self.hist_max, self.dots, self.marker,
                         ax.title]
