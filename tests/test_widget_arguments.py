@@ -27,9 +27,7 @@ from dpteach.widgets._base import RoundLogSlider, _round_significant, _significa
 
 #: controls another engineer owns whose factory does not yet check its argument as its slider (see the report):
 #: the test expects at least one of their bad values to get through, and fails once none does
-NOT_YET = {("reconstruction_attack", "noise_scale"): "log_slider(..., name='noise_scale') and no step",
-           ("accuracy_bound", "beta"): "the deprecation helper _beta checks beta before the slider, with (0, 1] "
-                                       "and a TypeError, not the slider's range [0.001, 1]"}
+NOT_YET: dict[tuple[str, str], str] = {}
 
 #: a control whose range is made to hold its argument (the threshold slider spans the answers and T):
 #: its factory argument is checked in OTHER_ARGUMENTS, Interactive.set against the range here

@@ -344,6 +344,9 @@ def _same(got, expected) -> bool:
 
 
 def _short(value) -> str:
+    """A student's output as a student would write it: numbers plainly (9.39, not np.float64(9.39))."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return f"{float(value):.6g}"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -13,16 +13,28 @@ def accuracy_bound(epsilon: float = 1.0, beta: float = _MISSING, k: int = 10_000
                    delta: float = _MISSING) -> Interactive:
     """Sliders ε, β (the failure probability, the book's δ), k: Theorem 3.8's bound ln(k/β)·Δf/ε against the
     largest errors of 500 releases. ``beta`` defaults to 0.05; ``delta=`` is its deprecated keyword name."""
-    beta = _beta("accuracy_bound", 0.05 if beta is _MISSING and delta is _MISSING else beta, delta)
+    if delta is not _MISSING:                     # the deprecated name: warn, then check it as the slider does
+        beta = _beta("accuracy_bound", beta, delta) if beta is not _MISSING else _deprecated_delta(delta)
+    beta_control = delta_slider(0.05 if beta is _MISSING else beta)
     fig = plots.AccuracyBoundFigure()
 
     def update(epsilon: float, beta: float, k: int) -> dict:
         return fig.update(epsilon=epsilon, delta=beta, k=k)
 
     return Interactive(fig, update,
-                       {"epsilon": epsilon_slider(epsilon), "beta": delta_slider(beta),
+                       {"epsilon": epsilon_slider(epsilon), "beta": beta_control,
                         "k": _choice_slider("k", plots.AccuracyBoundFigure.K_OPTIONS, k, "k (cells)")},
                        "Theorem 3.8's bound against the observed largest error")
+
+
+def _deprecated_delta(delta):
+    """``delta=`` as the old keyword for β: the DeprecationWarning, and the value left for the slider to check."""
+    import warnings
+
+    warnings.warn("accuracy_bound(delta=...) is deprecated: the failure probability is now called beta (the "
+                  f"workbook writes β, so that δ keeps its meaning from (ε, δ)-DP); pass beta={delta!r}",
+                  DeprecationWarning, stacklevel=3)
+    return delta
 
 
 def name_reliability(epsilon: float = 1.0) -> Interactive:
