@@ -17,7 +17,6 @@ import json
 import re
 import shutil
 import subprocess
-import time
 
 import nbformat
 import pytest
@@ -56,7 +55,8 @@ MEASURE = """() => {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
     if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
-      outside.push(`${el.tagName}.${String(el.className).slice(0, 40)} y ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+      outside.push(`${el.tagName}.${String(el.className).slice(0, 40)} y ${Math.round(r.top)}..${Math.round(r.bottom)} ` +
+                   `x ${Math.round(r.left)}..${Math.round(r.right)}`);
   }
   for (const el of slide.querySelectorAll(TEXT)) {
     if (!visible(el) || !el.textContent.trim()) continue;
@@ -146,13 +146,15 @@ def _step(show, key, before):
     return show.evaluate(MEASURE)
 
 
-def _check(state, size, hidden, problems):
+def _check(state, size, hidden, problems, shot=None):
     least = 24 * size[1] / 1080
     where = f"{size[0]}x{size[1]} slide {state['index'] + 1} ({state['title'][:40]}) step {state['f']}"
     if state["smallest"] < least - 0.05:
         problems.append(f"{where}: text {state['smallest']:.1f} px < {least:.1f} ({state['what']})")
     if state["outside"]:
         problems.append(f"{where}: outside the screen {state['outside']}")
+        if shot is not None:
+            shot.screenshot(path=str(ARTIFACTS / "present_outside.png"))
     if state["upper"]:
         problems.append(f"{where}: an upper-cased heading")
     for line in hidden:
@@ -190,7 +192,7 @@ def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem)
     state = show.evaluate(MEASURE)
     states, figure, followed = [state], None, False
     while True:
-        _check(state, (1920, 1080), hidden, problems)
+        _check(state, (1920, 1080), hidden, problems, show)
         if figure is None and CHAPTERS[stem] in " ".join(state["code"]):
             figure = state
             _drag_slider_and_see_the_figure_redraw(show, stem)

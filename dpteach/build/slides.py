@@ -116,9 +116,10 @@ def unmarked(nb) -> list[str]:
 
 
 def build_slides(project: Project, out: Path | None = None, *, offline: bool = False,
-                 executed: Path | None = None) -> list[Path]:
+                 executed: Path | None = None, only: list[str] | None = None) -> list[Path]:
     """reveal.js slides of every chapter of ``project`` into ``out`` (default ``build/slides``), from the
-    marks stored in it and the instructor's speaker notes, made for a room by :func:`slide_edition`."""
+    marks stored in it and the instructor's speaker notes, made for a room by :func:`slide_edition`
+    (``only``: the chapters whose file name starts with one of these, e.g. ``["03"]``)."""
     import nbformat
     from nbconvert import SlidesExporter
     from traitlets.config import Config
@@ -136,6 +137,8 @@ def build_slides(project: Project, out: Path | None = None, *, offline: bool = F
                               embed_images=True, reveal_scroll=False, reveal_theme="white", **settings)
     pages = []
     for chapter in project.chapters():
+        if only is not None and not chapter.path.name.startswith(tuple(only)):
+            continue
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
         missing = unmarked(nb)
@@ -388,7 +391,7 @@ def _markdown_height(markdown: str) -> int:
         elif stripped.startswith("$$"):
             height += 70 + 48 * block.count("\\\\") + (40 if "frac" in block or "sum" in block else 0)
         elif stripped.startswith("|"):
-            height += 46 * len([l for l in block.splitlines() if not re.match(r"^\s*\|[\s:|-]+\|\s*$", l)]) + 10
+            height += 46 * len([row for row in block.splitlines() if not re.match(r"^\s*\|[\s:|-]+\|\s*$", row)]) + 10
         elif re.match(r"^\s*([-*+]|\d+[.)])\s", stripped):
             items = re.split(r"(?m)^\s*(?:[-*+]|\d+[.)])\s", block)
             height += sum(_wrapped(i.replace("\n", " "), PROSE_CHARS - 4) * PROSE_LINE + 8 for i in items if i.strip()) + 16
@@ -436,8 +439,6 @@ def slide_edition(nb, *, live: bool = True):
     Cells are never removed or reordered (the live copy still runs top to bottom): only their slide
     roles, tags and the Markdown shown change, and notes and continued headings are inserted.
     """
-    import nbformat
-
     nb = copy.deepcopy(nb)
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     cells = nb.cells
@@ -497,7 +498,7 @@ def _paginate(cells: list, state: dict) -> list:
     """Split every slide taller than :data:`SLIDE_BUDGET` before the cell that would overflow it."""
     import nbformat
 
-    out, heading, used, first_of_section, moved_notes = [], "", 0, True, []
+    out, heading, used, moved_notes = [], "", 0, []
     for cell in cells:
         kind = role(cell)
         if kind in ("skip",):
