@@ -13,7 +13,6 @@ import pytest
 from conftest import ARTIFACTS, ROOT, needs_chromium
 from test_book_site import PAGES, axe_source, built_book
 
-from dpteach.build import slides
 from dpteach.build.paths import Project
 
 pytestmark = needs_chromium
@@ -152,21 +151,6 @@ def test_offline_search_lands_on_the_right_section(browser, book, query, page_na
     if query == "Theorem 3.8":
         page.screenshot(path=str(ARTIFACTS / "book_search.png"))
     assert not log["outside"] and not log["failed"] and not log["errors"], log
-    page.context.close()
-
-
-def test_offline_slides_open(browser, tmp_path):
-    pages = slides.build_slides(Project(ROOT), tmp_path / "slides", offline=True, executed=ROOT / "notebooks")
-    page, log = _open(browser, pages[3].as_uri())
-    page.wait_for_selector(".reveal.ready", timeout=30_000)     # reveal.js adds "ready" once initialised
-    assert page.locator(".reveal .slides > section").count() > 5
-    before = page.evaluate("() => location.hash")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("h => location.hash !== h", arg=before, timeout=10_000)
-    page.wait_for_timeout(800)
-    page.screenshot(path=str(ARTIFACTS / "slides_03.png"))
-    # about:blank is MathJax's font probe, not a network request
-    assert not [u for u in log["outside"] if u != "about:blank"], log["outside"]
     page.context.close()
 
 
