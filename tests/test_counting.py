@@ -240,15 +240,15 @@ def test_histogram_noise_for_the_marketing_report():
 
 @pytest.mark.parametrize("cap, epsilon", [(1, 0.1), (3, 0.5), (10, 2.0)])
 def test_histogram_noise_variance_is_two_b_squared(cap, epsilon):
-    h = dp.histogram_noise(cap, epsilon, cells=100, delta=0.01)
+    h = dp.histogram_noise(cap, epsilon, cells=100, beta=0.01)
     assert h.variance == pytest.approx(2 * (cap / epsilon) ** 2)
     assert h.linf_bound == pytest.approx(dp.laplace_accuracy_bound(100, 0.01, cap, epsilon))
 
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"sensitivity": 5, "epsilon": 1.0, "cells": 0}, "cells must be an integer >= 1, got 0"),
-    ({"sensitivity": 5, "epsilon": 1.0, "cells": 10, "delta": 0.0}, r"delta must be a finite number in \(0, 1\]"),
-    ({"sensitivity": 5, "epsilon": 1.0, "cells": 10, "delta": 1.5}, r"delta must be a finite number in \(0, 1\]"),
+    ({"sensitivity": 5, "epsilon": 1.0, "cells": 10, "beta": 0.0}, r"beta must be a finite number in \(0, 1\]"),
+    ({"sensitivity": 5, "epsilon": 1.0, "cells": 10, "beta": 1.5}, r"beta must be a finite number in \(0, 1\]"),
     ({"sensitivity": -1, "epsilon": 1.0, "cells": 10}, "sensitivity must be a finite number > 0"),
 ])
 def test_histogram_noise_refuses_bad_input(kwargs, match):

@@ -87,3 +87,23 @@ def test_a_note_for_a_heading_the_chapter_lacks_is_an_error():
     nb = CHAPTERS["03_laplace_mechanism"]
     with pytest.raises(ValueError, match="does not have"):
         editions.with_notes(nb, {"A heading nobody wrote": ["**Speaker notes.** lost"]}, "03")
+
+
+class _Held:
+    """A student's function as the grader holds it: its cell's source, never run here."""
+
+    def __init__(self, source, name):
+        self.source, self.name, self.__name__ = source, name, name
+
+    def run_cases(self, cases, runner, forbidden):
+        raise AssertionError("a stub is not run")
+
+
+def test_the_stub_as_given_invites_an_answer_and_a_body_is_judged():
+    """`def f(...): ...` is the chapter's stub: "Your turn", not "Not quite" (in a notebook and when graded)."""
+    stub = _Held("def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    ...   # your answer here\n",
+                 "my_accuracy_bound")
+    assert dp.exercises.check_accuracy_bound_function(stub).correct is None
+    forgot = {"np": np}
+    exec("def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    np.log(k / beta) * sensitivity / epsilon\n", forgot)
+    assert dp.exercises.check_accuracy_bound_function(forgot["my_accuracy_bound"]).correct is False

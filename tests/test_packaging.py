@@ -128,9 +128,9 @@ def test_viewer_override_opens_markdown_twins_as_notebooks():
     assert viewers["markdown"] == "Jupytext Notebook"
 
 
-def test_jupytext_pairs_notebooks_with_myst_markdown():
+def test_jupytext_pairs_notebooks_with_myst_markdown_in_a_folder_of_their_own():
     config = tomllib.loads((ROOT / "jupytext.toml").read_text())
-    assert config["formats"] == "ipynb,md:myst"
+    assert config["formats"] == "notebooks///ipynb,sources///md:myst"
 
 
 def test_readme_starts_with_the_two_commands():
