@@ -296,7 +296,6 @@ class ErrorTradeoffFigure(_Updatable):
             left.set_xlabel("k, counting queries")
             left.set_ylabel("E‖noise‖∞ ÷ √(k ln(1/δ))/ε")
             left.set_title("largest error against k", fontsize="medium")
-            left.legend(loc="upper left", fontsize="x-small")
             (self.curve,) = right.plot(self.ps, self.ps, "-", color=PALETTE["green"], lw=1.5)
             (self.points,) = right.plot(self.ps, self.ps, "o", color=PALETTE["green"], ms=5,
                                         label=f"p = {self.P_OPTIONS[0]:g}…{self.P_OPTIONS[-1]:g}")
@@ -320,7 +319,10 @@ class ErrorTradeoffFigure(_Updatable):
             right.set_xlabel("mean |error| ÷ Gaussian's")
             right.set_ylabel("E‖noise‖∞ ÷ Gaussian's")
             right.set_title(" ", fontsize="medium")
-            right.legend(loc="lower right", fontsize="x-small")
+            # one legend below the panels: inside, the k marker crosses the whole height of the left one and the
+            # right one's points wander over its whole area
+            self.fig.legend(handles=left.get_lines()[:6] + [self.points, self.here, self.gauss_point, self.lap_point],
+                            loc="outside lower center", ncols=4, fontsize="x-small")
             _plain_log_axes(left)
         self.dynamic = [self.gz2, self.gz3, self.lap, self.gau, self.gg, self.k_marker, self.curve, self.points,
                         self.here, self.gauss_point, self.lap_point, right.title, self.headline]
