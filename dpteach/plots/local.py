@@ -130,8 +130,7 @@ class LocalCentralFigure(_Updatable):
             self.marker = left.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
             left.set_xlabel("n, people asked")
             left.set_ylabel("std of the estimated proportion")
-            left.set_title(" ")
-            left.legend(loc="lower left", fontsize="small")
+            left.set_title(" ", fontsize="medium")
             left.set_xlim(self.n_line[0], self.n_line[-1])
             left.set_ylim(*self.ERROR_LIMITS)
             zero = np.zeros(len(self.edges) - 1)
@@ -146,15 +145,16 @@ class LocalCentralFigure(_Updatable):
             right.set_ylim(0, self.SHARE_TOP)
             right.set_xlabel("|estimated − true proportion|")
             right.set_ylabel("share of surveys (bins of 0.1 decade)")
-            right.set_title(f"{self.runs:,} surveys at this n")
-            right.legend(loc="upper left", fontsize="small")
-            self.note = right.text(0.02, 0.66, "", transform=right.transAxes, va="top", fontsize="small",
-                                   bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "none"})
+            right.set_title(f"{self.runs:,} surveys at this n\n ", fontsize="medium")     # 2nd line: update
+            # one legend below the panels: inside, the n marker crosses the whole height of the left one
+            self.fig.legend(handles=[self.local_line, self.central_line, self.local_dots, self.local_hist,
+                                     self.central_hist, self.local_std], loc="outside lower center", ncols=3,
+                            fontsize="small")
             _plain_log_axes(left, right)
             self.suptitle = self.fig.suptitle(" ", fontweight="bold")
         self.dynamic = [self.local_line, self.central_line, self.local_dots, self.central_dots, self.marker,
                         left.title, self.local_hist, self.central_hist, self.local_std, self.central_std,
-                        self.note, self.suptitle]
+                        right.title, self.suptitle]
 
     def update(self, n: int, epsilon: float) -> dict:
         size = _validate.integer("n", n, low=1)
@@ -175,7 +175,9 @@ class LocalCentralFigure(_Updatable):
             counts, _ = np.histogram(np.abs(values - self.p), self.edges)
             stairs.set_data(counts / len(values))
         tallest = max(self.local_hist.get_data().values.max(), self.central_hist.get_data().values.max())
-        self.note.set_text(f"tallest bin: {tallest:.0%} of surveys,\nabove the axes" if tallest > self.SHARE_TOP else "")
+        # in the title, not on the panel: a note inside would sit on the bins or the std lines at some ε
+        self.right.title.set_text(f"{self.runs:,} surveys at this n\ntallest bin: {tallest:.0%}"
+                                  + (", off the top" if tallest > self.SHARE_TOP else ""))
         self.local_std.set_xdata([sd_local, sd_local])
         self.central_std.set_xdata([sd_central, sd_central])
         ratio = sd_local / sd_central
