@@ -207,7 +207,6 @@ KNOWN_OVERLAPS = {
     "above_threshold_stream", "advanced_composition", "composition_compared",
     "dpsgd_accuracy",
     "hospital_count", "marketing_noise", "name_reliability", "noisy_max",
-    "reconstruction_attack",
 }
 
 

@@ -48,7 +48,8 @@ class ReconstructionFigure(_Updatable):
             ax.set_xlabel("noise per answer: Laplace scale b")
             ax.set_ylabel("fraction of bits recovered")
             ax.set_title(" ")
-            ax.legend(loc="lower left", fontsize="x-small")
+            # below the axes: the curves and the coin-toss line run across the whole width
+            self.fig.legend(loc="outside lower center", ncols=3, fontsize="small")
             _plain_log_axes(ax)
         self.dynamic = [self.curve, self.budget, self.dot, ax.title]
 
