@@ -206,7 +206,7 @@ def test_moving_a_control_keeps_the_cached_background(factory):
 KNOWN_OVERLAPS = {
     "above_threshold_stream", "advanced_composition", "composition_compared",
     "dpsgd_accuracy",
-    "hospital_count", "marketing_noise", "name_reliability", "noisy_max",
+    "hospital_count", "marketing_noise", "name_reliability",
 }
 
 

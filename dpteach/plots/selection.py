@@ -82,7 +82,6 @@ class NoisyMaxFigure(_Updatable):
             left.set_xlabel("ε")
             left.set_ylabel("Pr[picks a most common name]")
             left.set_title(" ")
-            left.legend(loc="upper left", fontsize="small")
             positions = np.arange(self.top + 1)
             self.bars = _bars(right, self.top + 1, color=PALETTE["sky"], label="exact")
             (self.freq,) = right.plot(positions, np.zeros(self.top + 1), "D", color=PALETTE["vermillion"], ms=7,
@@ -96,7 +95,10 @@ class NoisyMaxFigure(_Updatable):
             right.set_xlabel("the town's names, most common first")
             right.set_ylabel("Pr[returned]")
             right.set_title(" ")
-            right.legend(loc="upper center", fontsize="small")     # the 1st and "others" bars reach the top
+            # one legend below the panels: inside, the ε marker crosses the whole height of the left one, and the
+            # 1st and "others" bars reach the top of the right one
+            self.fig.legend(handles=[self.theory, self.measured, self.bars, self.freq], loc="outside lower center",
+                            ncols=4, fontsize="small")
             _plain_log_axes(left)
         self.dynamic = [self.theory, self.measured, self.marker, self.bars, self.freq, *self.name_labels,
                         left.title, right.title]
