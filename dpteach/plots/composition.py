@@ -144,12 +144,12 @@ class AdvancedCompositionFigure(_Updatable):
             ax.set_ylim(10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high) + 0.3))
             ax.set_xlabel("k, number of queries")
             ax.set_ylabel("total ε spent")
-            ax.set_title(" ")
-            # a white box: the green crossover line passes behind the legend, not through its text
-            ax.legend(loc="upper left", fontsize="small", frameon=True, framealpha=0.9, edgecolor="none")
-            self.note = ax.text(0.98, 0.04, "", transform=ax.transAxes, ha="right", va="bottom", fontsize="small")
+            ax.set_title(" \n ")      # 2nd line: where advanced starts to win (a note inside would meet the k marker)
+            # below the axes: the k marker and the crossover line cross the whole height, the curves the width
+            self.fig.legend(loc="outside lower center", ncols=2, fontsize="small")
+            self.note = ax.title        # the note is the title's second line
             _plain_log_axes(ax)
-        self.dynamic = [self.basic, self.advanced, self.best, self.dots, self.marker, self.cross, ax.title, self.note]
+        self.dynamic = [self.basic, self.advanced, self.best, self.dots, self.marker, self.cross, ax.title]
 
     def update(self, k: int, epsilon: float, delta_prime: float) -> dict:
         n = _validate.integer("k", k, low=1, high=self.K_MAX)
@@ -165,9 +165,9 @@ class AdvancedCompositionFigure(_Updatable):
         self.marker.set_xdata([n, n])
         self.cross.set_xdata([crossover if crossover and crossover <= self.K_MAX else self.K_MAX * 10] * 2)
         self.ax.title.set_text(f"{n:,} quer{'y' if n == 1 else 'ies'} at ε = {epsilon:.3g}: basic {_number(basic_k)}, "
-                               f"advanced {_number(advanced_k)} (δ′ = {delta_prime:.0e})")
-        self.note.set_text(f"advanced wins from k = {crossover:,}" if crossover
-                           else "advanced never wins at this ε (ε ≥ ln 2)")
+                               f"advanced {_number(advanced_k)} (δ′ = {delta_prime:.0e})\n"
+                               + (f"advanced wins from k = {crossover:,}" if crossover
+                                  else "advanced never wins at this ε (ε ≥ ln 2)"))
         return {"k": n, "epsilon": float(epsilon), "delta_prime": float(delta_prime), "basic": basic_k,
                 "advanced": advanced_k, "best": min(basic_k, advanced_k), "crossover": crossover}
 
