@@ -60,7 +60,8 @@ class ExactCompositionFigure(_Updatable):
             ax.set_xlabel("k: releases of one count")
             ax.set_ylabel(f"total ε (δ = {self.delta:g})")
             ax.set_title(" ")
-            ax.legend(loc="upper left", fontsize="x-small")
+            # below the axes: the k marker crosses the whole height
+            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
             _plain_log_axes(ax)
         self.dynamic = [self.marker, self.dots, ax.title]
 
