@@ -205,7 +205,6 @@ def test_moving_a_control_keeps_the_cached_background(factory):
 #: them to fail, and fails once one is fixed, so that it is taken off this list
 KNOWN_OVERLAPS = {
     "above_threshold_stream",
-    "dpsgd_accuracy",
     "hospital_count", "marketing_noise", "name_reliability",
 }
 

@@ -53,20 +53,22 @@ class DPSGDFigure(_Updatable):
             left.set_xlim(eps[0] / 1.5, eps[-1] * 1.5)
             left.set_ylim(0.2, 1.0)
             left.set_title("accuracy against ε")
-            left.legend(loc="lower right")
             _plain_log_axes(left)
             colours = np.where(self.test_y == 1, PALETTE["vermillion"], PALETTE["sky"])
             right.scatter(self.test_x[:, 0], self.test_x[:, 1], c=colours, s=8, alpha=0.6)
             self.boundaries = [right.plot([], [], color=PALETTE["green"], lw=1.5, alpha=0.8)[0] for _ in range(reps)]
             self.boundaries[0].set_label("DP-SGD boundaries")
-            right.plot(self.xs, self._boundary(self.baseline.weights), color=PALETTE["black"], ls="--",
-                       label="no privacy")
+            (no_privacy,) = right.plot(self.xs, self._boundary(self.baseline.weights), color=PALETTE["black"],
+                                       ls="--", label="no privacy (boundary)")
             right.set_xlim(-2.5, 2.5)
             right.set_ylim(-3, 3)
             right.set_xlabel("age (standardised)")
             right.set_ylabel("blood pressure (standardised)")
             right.set_title("red: has the condition")
-            right.legend(loc="lower left", fontsize="small")
+            # one legend below the panels: inside, the ε marker and the band cross the left one, the points fill
+            # the right one
+            self.fig.legend(handles=[self.band, self.median_line, *left.get_lines()[1:3], self.boundaries[0],
+                                     no_privacy], loc="outside lower center", ncols=3, fontsize="small")
             self.suptitle = self.fig.suptitle(" ", fontweight="bold")
         self.eps = eps
         self.dynamic = [self.band, self.median_line, self.marker, *self.boundaries, self.suptitle]
