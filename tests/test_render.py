@@ -205,7 +205,7 @@ def test_moving_a_control_keeps_the_cached_background(factory):
 #: them to fail, and fails once one is fixed, so that it is taken off this list
 KNOWN_OVERLAPS = {
     "above_threshold_stream",
-    "hospital_count", "marketing_noise", "name_reliability",
+    "marketing_noise", "name_reliability",
 }
 
 

@@ -58,10 +58,10 @@ class HospitalCountFigure(_Updatable):
             _plain_log_axes(ax)
             ax.set_xlabel("released count of patients with the condition")
             ax.set_ylabel("density (log scale)")
-            ax.set_title(" ")
-            ax.legend(loc="upper right")
-            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
-        self.dynamic = [self.with_line, self.without_line, self.band, self.release, ax.title, self.note]
+            ax.set_title(" \n ", fontsize="medium")     # 2nd line: the noise and this release (a note inside would sit on the band)
+            # below the axes: the band covers the whole width at small ε, the curves reach the top at large ε
+            self.fig.legend(loc="outside lower center", ncols=2, fontsize="small")
+        self.dynamic = [self.with_line, self.without_line, self.band, self.release, ax.title]
 
     def update(self, epsilon: float) -> dict:
         b = laplace_scale(1.0, epsilon)
@@ -75,12 +75,11 @@ class HospitalCountFigure(_Updatable):
         self.band.set_x(self.count - within)
         self.band.set_width(2 * within)
         self.release.set_xdata([released, released])
+        beyond = " (off the plot)" if not z[0] <= released <= z[-1] else ""
+        # no mathtext: the title changes every frame, and a parse per frame costs ~9 ms
         self.ax.title.set_text(f"ε = {epsilon:.3g}: ± {_number(within)} (95%); a 50% guess about a patient "
-                               f"→ ≤ {belief:.0%}")
-        beyond = " (beyond the axes)" if not z[0] <= released <= z[-1] else ""
-        # the line with mathtext never changes, so matplotlib parses it once (a parse per frame costs ~9 ms)
-        self.note.set_text(f"noise Lap(1/ε) = Lap({b:.3g})\nratio of the curves ≤ $e^{{\\varepsilon}}$,\n"
-                           f"here {_number(math.exp(epsilon))}; this release: {released:,.1f}{beyond}")
+                               f"→ ≤ {belief:.0%}\nnoise Lap({b:.3g}); curves' ratio ≤ exp(ε) = {_number(math.exp(epsilon))}; "
+                               f"release {released:,.{1 if abs(released) < 1e4 else 0}f}{beyond}")
         return {"scale": b, "within_95": within, "released": released, "posterior_bound": belief,
                 "ratio_bound": math.exp(epsilon), "z": z, "with": p_with, "without": p_without}
 
