@@ -216,7 +216,7 @@ class AboveThresholdFigure(_Updatable):
     and that none is; diamonds are measured on ``runs`` runs (unit noise drawn once and
     rescaled: T + 2Δ/ε·ρ against f_i + 4Δ/ε·ν_i is the algorithm). Both panels' axes are
     fixed: counts from 0 to a quarter above the largest answer, probabilities from 0 to 1.
-    At small ε the band is wider than the top panel; a note says so.
+    At small ε the band is wider than the top panel; the title's second line says so.
     """
 
     def __init__(self, labels, answers, runs: int = 2_000, rng: np.random.Generator | None = None) -> None:
@@ -240,9 +240,7 @@ class AboveThresholdFigure(_Updatable):
             self.y_top = 1.25 * max(self.answers.max(), 1.0)
             top.set_ylim(0, self.y_top)
             top.set_ylabel("count")
-            top.set_title(" ")
-            top.legend(loc="upper left", fontsize="small", ncols=3)
-            self.note = top.text(0.01, 0.84, "", transform=top.transAxes, ha="left", va="top", fontsize="small")
+            top.set_title(" \n ")     # 2nd line: α (a note inside would sit on the band, which can cover the panel)
             self.prob_bars = _bars(bottom, k, color=PALETTE["blue"], label="exact")
             self.none_bar = bottom.stairs([0.0], [k - 0.4, k + 0.4], fill=True, baseline=0.0, color=PALETTE["black"])
             (self.freq,) = bottom.plot(positions, np.zeros(k + 1), "D", color=PALETTE["vermillion"], ms=6,
@@ -252,8 +250,10 @@ class AboveThresholdFigure(_Updatable):
             bottom.set_ylabel("Pr[reported first]")
             bottom.set_xticks(positions)
             bottom.set_xticklabels(self.labels + ["none"], rotation=30, ha="right")
-            bottom.legend(loc="upper right", fontsize="small")
-        self.dynamic = [self.band, self.threshold, top.title, self.note, self.prob_bars, self.none_bar, self.freq]
+            # one legend below the panels: inside, the band and the threshold line cross the top one's whole width
+            self.fig.legend(handles=[self.answer_bars, self.band, self.threshold, self.prob_bars, self.freq],
+                            loc="outside lower center", ncols=3, fontsize="small")
+        self.dynamic = [self.band, self.threshold, top.title, self.prob_bars, self.none_bar, self.freq]
 
     def update(self, epsilon: float, threshold: float) -> dict:
         b = laplace_scale(1.0, epsilon)
@@ -270,12 +270,12 @@ class AboveThresholdFigure(_Updatable):
         self.threshold.set_ydata([t, t])
         self.band.set_y(t - alpha)
         self.band.set_height(2 * alpha)
+        covers = t - alpha <= 0 and t + alpha >= self.y_top
         truly = np.flatnonzero(self.answers >= t)
         first_true = int(truly[0]) if truly.size else k
         name = self.labels[first_true] if truly.size else "none"
         self.top.title.set_text(f"ε = {epsilon:.3g}, T = {t:g}: {name} is first above T, "
-                                f"reported {p[first_true]:.1%} of runs")
-        covers = t - alpha <= 0 and t + alpha >= self.y_top
-        self.note.set_text(f"α = {_number(alpha)}: the band covers the whole panel" if covers else "")
+                                f"reported {p[first_true]:.1%} of runs\nα = {_number(alpha)}"
+                                + (": the band covers the whole panel" if covers else ""))
         return {"epsilon": float(epsilon), "threshold": t, "probabilities": p, "measured": freq, "alpha": alpha,
                 "first_above": first_true, "p_first_above": float(p[first_true])}
