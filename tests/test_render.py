@@ -204,7 +204,7 @@ def test_moving_a_control_keeps_the_cached_background(factory):
 #: needs its legend or note moved out of the data's way, as the attack figure's were); the test expects
 #: them to fail, and fails once one is fixed, so that it is taken off this list
 KNOWN_OVERLAPS = {
-    "marketing_noise", "name_reliability",
+    "name_reliability",
 }
 
 

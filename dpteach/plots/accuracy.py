@@ -197,7 +197,7 @@ class MarketingNoiseFigure(_Updatable):
 
     The axes hold every cap up to ``cap_max`` and every ε in ``epsilon_range``: the red lines
     rise as c/ε grows, and the crossover slides right, past the edge of the axes at the extremes
-    (a note says so).
+    (a note under the title says so).
     """
 
     def __init__(self, cells: int = 600, delta: float = 0.05, n_max: float = 1e5, cap_max: int = 20,
@@ -226,10 +226,11 @@ class MarketingNoiseFigure(_Updatable):
             ax.set_ylim(bottom, top)
             ax.set_xlabel("conversions in the cell (campaign-day)")
             ax.set_ylabel("size of the noise (conversions)")
-            ax.set_title(" ")
+            ax.set_title(" \n ")     # the blank 2nd line is the note's place
             self.fig.legend(loc="outside lower center", ncols=2)
-            self.note = ax.text(0.98, 0.03, "", transform=ax.transAxes, ha="right", fontsize="small",
-                                bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none"})
+            # above the axes, under the title: inside, the shade covers the whole panel when the crossover is
+            # right of the axes, and the red lines cross it
+            self.note = ax.text(0.5, 1.01, "", transform=ax.transAxes, ha="center", va="bottom")
             _plain_log_axes(ax)
         self.dynamic = [self.shade, self.dp_line, self.linf, self.cross, ax.title, self.note]
 
@@ -244,11 +245,8 @@ class MarketingNoiseFigure(_Updatable):
         self.cross.set_xdata([h.crossover, h.crossover])
         where = "left of" if h.crossover < left else "right of" if h.crossover > right else ""
         self.note.set_text(f"crossover {_number(h.crossover)}, {where} the axes" if where else "")
-        # away from the red lines: they lie low when the crossover is left of the axes, high when right
-        self.note.set_y(0.95 if h.crossover < left else 0.03)
-        self.note.set_verticalalignment("top" if h.crossover < left else "bottom")
         self.note.set_visible(bool(where))
         self.ax.title.set_text(f"cap c = {c}, ε = {epsilon:.3g}: DP noise dominates cells under "
-                               f"{_number(h.crossover)}")
+                               f"{_number(h.crossover)}\n ")                     # the note's line
         return {"cap": c, "epsilon": epsilon, "noise": h, "std": h.std, "variance": h.variance,
                 "linf_bound": h.linf_bound, "crossover": h.crossover}
