@@ -203,9 +203,7 @@ def test_moving_a_control_keeps_the_cached_background(factory):
 #: figures whose legend or note box still lies on their data at some control setting (issue 20: each
 #: needs its legend or note moved out of the data's way, as the attack figure's were); the test expects
 #: them to fail, and fails once one is fixed, so that it is taken off this list
-KNOWN_OVERLAPS = {
-    "name_reliability",
-}
+KNOWN_OVERLAPS: set[str] = set()
 
 
 def _settings(control) -> list:

@@ -149,10 +149,10 @@ class NameReliabilityFigure(_Updatable):
             left.set_ylim(bottom, top)
             left.set_xlabel("true count (1990 frequency × 2010 population)")
             left.set_ylabel("|noisy − true| / true")
-            left.set_title(" ")
+            left.set_title(" \n ")     # the blank 2nd line is the note's place
             left.legend(loc="upper right")
-            self.note = left.text(0.02, 0.03, "", transform=left.transAxes, fontsize="small",
-                                  bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none"})
+            # above the axes, under the title: inside, the cloud of names reaches the bottom corners
+            self.note = left.text(0.5, 1.01, "", transform=left.transAxes, ha="center", va="bottom")
             right.stairs(heights, edges, fill=True, color=PALETTE["orange"], alpha=0.6)
             right.axvline(-t_bound, color=PALETTE["vermillion"], lw=2)
             right.axvline(t_bound, color=PALETTE["vermillion"], lw=2)
@@ -160,7 +160,7 @@ class NameReliabilityFigure(_Updatable):
             right.set_ylim(0, 1.15 * heights.max())
             right.set_xlabel("released count (true 0),\nin noise scales b = 1/ε")
             right.set_ylabel("unused names")
-            right.set_title(" ")
+            right.set_title(" \n ")
             _plain_log_axes(left)
         self.dynamic = [self.points, self.bound_line, self.note, left.title, right.title]
 
@@ -178,8 +178,8 @@ class NameReliabilityFigure(_Updatable):
                                                                                       (above, "above")) if m))
         self.note.set_visible(bool(below or above))
         worst = float(relative.max())
-        self.left.title.set_text(f"ε = {epsilon:.3g}: every listed name within {worst:.2%}")
-        self.right.title.set_text(f"unused: up to ±{_number(np.abs(unused).max())}")
+        self.left.title.set_text(f"ε = {epsilon:.3g}: every listed name within {worst:.2%}\n ")   # note's line
+        self.right.title.set_text(f"unused: up to ±{_number(np.abs(unused).max())}\n ")   # level with the left
         return {"epsilon": epsilon, "scale": b, "bound": bound, "relative": relative,
                 "max_relative_error": worst, "largest_name_relative_error": float(relative[0]),
                 "unused": unused, "max_unused": float(np.abs(unused).max()),
