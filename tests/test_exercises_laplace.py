@@ -94,7 +94,11 @@ def test_calling_dpteach_is_refused_and_restored():
 def test_stub_and_errors():
     def stub(x, b):
         ...
-    assert "forget `return`" in exercises.check_my_laplace_cdf(stub).message
+    assert exercises.check_my_laplace_cdf(stub).correct is None      # the stub as given: not answered yet
+
+    def forgot(x, b):
+        0.5 * math.exp(x / b)
+    assert "forget `return`" in exercises.check_my_laplace_cdf(forgot).message
     assert exercises.check_my_laplace_cdf(None).correct is None
     verdict = exercises.check_my_laplace_cdf(lambda x, b: np.array([0.5, 0.5]))
     assert verdict.correct is False and "case 1 of 7" in verdict.message

@@ -101,7 +101,11 @@ def test_calling_dpteach_is_refused_and_restored():
 def test_stub_errors_and_non_functions():
     def stub(f, universe, max_size):
         ...
-    assert "forget `return`" in exercises.check_my_l1_sensitivity(stub).message
+    assert exercises.check_my_l1_sensitivity(stub).correct is None   # the stub as given: not answered yet
+
+    def forgot(f, universe, max_size):
+        max_size + 1
+    assert "forget `return`" in exercises.check_my_l1_sensitivity(forgot).message
     assert exercises.check_my_l1_sensitivity(...).correct is None
     assert exercises.check_my_l1_sensitivity(3).correct is False
     verdict = exercises.check_my_l1_sensitivity(lambda f, u, m: 1 / 0)

@@ -261,10 +261,13 @@ def reaches_forbidden(source: str, forbidden: Sequence[str]) -> str | None:
     codes = [code]
     while codes:
         current = codes.pop()
+        # before Python 3.11 a def stores its function's name as a string constant beside its code:
+        # the name of a function the student defines is not a string reaching a forbidden function
+        defined = {const.co_name for const in current.co_consts if isinstance(const, types.CodeType)}
         for const in current.co_consts:
             if isinstance(const, types.CodeType):
                 codes.append(const)
-            elif isinstance(const, str) and const in forbidden:
+            elif isinstance(const, str) and const in forbidden and const not in defined:
                 return const
         for instruction in dis.get_instructions(current):
             name = instruction.argval
