@@ -259,6 +259,8 @@ def reaches_forbidden(source: str, forbidden: Sequence[str]) -> str | None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             own.update(t.id for t in targets if isinstance(t, ast.Name))
     codes = [code]
+    if _imports_dpteach(tree):      # `from dpteach… import *` (an opcode before 3.12, an intrinsic call after)
+        return forbidden[0]
     while codes:
         current = codes.pop()
         # before Python 3.11 a def stores its function's name as a string constant beside its code:
@@ -271,8 +273,6 @@ def reaches_forbidden(source: str, forbidden: Sequence[str]) -> str | None:
                 return const
         for instruction in dis.get_instructions(current):
             name = instruction.argval
-            if instruction.opname == "IMPORT_STAR" and _imports_dpteach(tree):
-                return forbidden[0]
             if not isinstance(name, str):
                 continue
             base = name.rsplit(".", 1)[-1]
