@@ -168,6 +168,8 @@ class Interactive:
             control.observe(self._on_change, names="value")
         self.widget = widgets.VBox([widgets.HBox([widgets.VBox(list(controls.values())), reset]),
                                     self.status, self.image])
+        # live slides (make present) lay an interactive figure out as controls beside a screen-high figure
+        self.widget.add_class("dpteach-interactive")
         self.result: dict = {}
         self.redraw()
 
