@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import shutil
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from dpteach.build.labserver import open_notebook, run_all, running_lab
 
-from labserver import open_notebook, run_all, running_lab  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: chapter and which slider (0 = the first in the chapter) to time
 TARGETS = [("00_start_here", 0), ("03_laplace_mechanism", 0)]
@@ -92,7 +90,7 @@ def bench_browser() -> tuple[list[str], list[dict]]:
     from playwright.sync_api import sync_playwright
 
     rows, data = [], []
-    with running_lab() as lab, sync_playwright() as p:
+    with running_lab(root=ROOT) as lab, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", "--no-first-run"])

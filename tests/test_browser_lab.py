@@ -8,7 +8,8 @@ Skipped, with the reason, where Chromium is not installed (`apt-get install -y c
 
 import pytest
 from conftest import needs_chromium
-from labserver import open_notebook, running_lab
+
+from dpteach.build.labserver import open_notebook, running_lab
 
 pytestmark = needs_chromium
 

@@ -21,10 +21,10 @@ import subprocess
 import nbformat
 import pytest
 from conftest import ARTIFACTS, ROOT, needs_chromium
-from labserver import KERNEL_READY, run_all, running_lab
 
 from dpteach.build import slides
 from dpteach.build.book import instructor_edition
+from dpteach.build.labserver import KERNEL_READY, run_all, running_lab
 from dpteach.build.paths import Project
 
 PRESENT = ROOT / ".venv-present"

@@ -13,10 +13,10 @@ import shutil
 
 import pytest
 from conftest import ARTIFACTS, ROOT, needs_chromium
-from labserver import KERNEL_READY, open_notebook, running_lab
 from playwright.sync_api import expect
 
 from dpteach.build import editions
+from dpteach.build.labserver import KERNEL_READY, open_notebook, running_lab
 
 pytestmark = needs_chromium
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from labserver import free_port, stop
 
 from dpteach.build import links
+from dpteach.build.labserver import free_port, stop
 
 HUB = "https://hub.example.edu"
 TOKEN = "dpteach-hub-link-token"

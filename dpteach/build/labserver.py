@@ -1,6 +1,10 @@
 """A JupyterLab server and the browser steps a student takes, shared by the browser tests and the
 browser benchmark (benchmarks/browser.py): start the lab on 127.0.0.1, open a notebook, run all
 cells once the kernel is really ready, stop the lab patiently.
+
+Like the rest of the build wing it works in the folder it is run from (the project's root) or the
+``root`` it is given, never beside the installed package. Standard library only at import time;
+the page arguments are playwright pages.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "artifacts" / "screenshots"
+#: Where screenshots of a failed step go, under the folder run from (as the tests' own artifacts/).
+ARTIFACTS = Path("artifacts") / "screenshots"
 
 #: True once the open notebook's kernel is started, connected and idle. The status bar says
 #: "Idle" earlier than that, and a Run All clicked in between starts a second kernel that
@@ -35,11 +39,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_lab(python: str | Path | None = None, root: Path = ROOT, extra: tuple[str, ...] = (),
+def running_lab(python: str | Path | None = None, root: Path | None = None, extra: tuple[str, ...] = (),
                 env: dict[str, str] | None = None):
     """A JupyterLab server over ``root``, as `make lab` starts it, with the application exposed as
     `window.jupyterapp` so a test can ask whether the kernel is ready. ``python`` picks the venv
-    (default: this one), ``env`` adds variables. Yields (base URL, token)."""
+    (default: this one), ``root`` the folder served (default: the current directory), ``env`` adds
+    variables. Yields (base URL, token)."""
+    root = Path.cwd() if root is None else Path(root)
     port, token = free_port(), "dpteach-test-token"
     jupyter = Path(python).with_name("jupyter") if python else Path(sys.executable).with_name("jupyter")
     # Not the tests' warnings-as-errors (conftest.py's PYTHONWARNINGS and kernel start-up file): the server's own
