@@ -170,6 +170,9 @@ PROSE_CHARS, CODE_CHARS = 105, 118
 PROSE_LINE, CODE_LINE = 38, 31
 #: The tallest a figure is drawn on a slide (px of 1080; the CSS caps it the same way).
 FIGURE_CAP = 540
+#: On the live slides an interactive figure (``dpteach-interactive``) sits beside its controls, as wide as
+#: the rest of the slide and at most this high (72vh; the live copy's rise.css caps it the same way).
+LIVE_FIGURE_CAP = 778
 #: Tags under which the book hides a cell's code (the slides hide it too).
 HIDE_INPUT_TAGS = ("remove_input", "remove-input", "hide-input", "hide_input")
 #: Prose longer than this (characters) is shortened on the slide, the full text moving to the speaker notes.
@@ -289,12 +292,19 @@ def _wrapped(text: str, width: int) -> int:
     return sum(max(1, -(-len(line) // width)) for line in text.splitlines()) if text.strip() else 0
 
 
-def _widget_height(state: dict, model_id: str) -> int:
-    """A widget view's height on a slide: its rows of controls, its text, its figure (capped)."""
-    def walk(mid: str, horizontal: bool = False) -> int:
+def _widget_height(state: dict, model_id: str, live: bool = False) -> int:
+    """A widget view's height on a slide: its rows of controls, its text, its figure (capped).
+
+    On the live slides (``live``) an interactive figure is laid out as a column of controls beside the
+    figure, so it is as high as the taller of the two."""
+    def walk(mid: str, stacked: bool = False) -> int:
         model = state.get(mid, {})
         name, st = model.get("model_name", ""), model.get("state", {})
         children = [c.removeprefix("IPY_MODEL_") for c in st.get("children", []) if isinstance(c, str)]
+        if live and "dpteach-interactive" in st.get("_dom_classes", ()) and children:
+            # the controls' row (an HBox the CSS turns into a column) and the status line, beside the figure
+            column = sum(walk(c, stacked=True) for c in children[:-1])
+            return max(column, LIVE_FIGURE_CAP)
         if name == "ImageModel":
             return FIGURE_CAP
         if name in ("HTMLModel", "HTMLMathModel", "LabelModel"):
@@ -304,21 +314,21 @@ def _widget_height(state: dict, model_id: str) -> int:
             return 52
         if name == "StackModel":
             return max((walk(c) for c in children), default=0)
-        if name in ("HBoxModel", "GridBoxModel"):
+        if name in ("HBoxModel", "GridBoxModel") and not stacked:
             return max((walk(c) for c in children), default=0)
         if name == "OutputModel":
-            return sum(_output_height(o, state) for o in st.get("outputs", []))
+            return sum(_output_height(o, state, live) for o in st.get("outputs", []))
         return sum(walk(c) for c in children)
     return walk(model_id) + 16
 
 
-def _output_height(output: dict, state: dict) -> int:
+def _output_height(output: dict, state: dict, live: bool = False) -> int:
     data = output.get("data", {})
     if output.get("output_type") == "stream":
         return _wrapped(_text(output.get("text")), CODE_CHARS) * CODE_LINE + 20
     view = data.get("application/vnd.jupyter.widget-view+json")
     if view:
-        return _widget_height(state, view.get("model_id", ""))
+        return _widget_height(state, view.get("model_id", ""), live)
     if "image/png" in data:
         return FIGURE_CAP + 12          # the CSS draws every figure FIGURE_CAP high (its shape kept)
     if "text/html" in data:
@@ -401,15 +411,16 @@ def _markdown_height(markdown: str) -> int:
     return height
 
 
-def cell_height(cell, state: dict | None = None) -> int:
-    """The height (px of a 1920×1080 slide) a cell takes on a slide, estimated from its text and outputs."""
+def cell_height(cell, state: dict | None = None, live: bool = False) -> int:
+    """The height (px of a 1920×1080 slide) a cell takes on a slide, estimated from its text and outputs
+    (``live``: on the live slides, where an interactive figure sits beside its controls)."""
     state = state or {}
     if cell.cell_type == "markdown":
         return _markdown_height(cell.source)
     if cell.cell_type != "code":
         return 0
     height = 0 if hides_code(cell) else _wrapped(cell.source, CODE_CHARS) * CODE_LINE + 28
-    return height + sum(_output_height(o, state) for o in cell.get("outputs", []))
+    return height + sum(_output_height(o, state, live) for o in cell.get("outputs", []))
 
 
 def _heading(cell) -> str | None:
@@ -481,7 +492,7 @@ def slide_edition(nb, *, live: bool = True):
                 body = re.sub(r"(?m)^#{1,6} .*\n*", "", cell.source).strip()
                 cell.source = short
                 out.append(_notes(body))
-    nb.cells = _paginate(_split_tall_tables(out), state)
+    nb.cells = _paginate(_split_tall_tables(out), state, live)
     if live:
         nb.metadata["rise"] = dict(RISE_SETTINGS)
     return nb
@@ -494,7 +505,7 @@ RISE_SETTINGS = {"scroll": False, "center": False, "margin": 0.02, "transition":
                  "auto_select": "none", "width": "100%", "height": "100%", "theme": "simple"}
 
 
-def _paginate(cells: list, state: dict) -> list:
+def _paginate(cells: list, state: dict, live: bool = False) -> list:
     """Split every slide taller than :data:`SLIDE_BUDGET` before the cell that would overflow it."""
     import nbformat
 
@@ -515,7 +526,7 @@ def _paginate(cells: list, state: dict) -> list:
             heading = _heading(cell) or heading
             used = 0
             moved_notes.append((len(out), []))
-        height = cell_height(cell, state)
+        height = cell_height(cell, state, live)
         if kind != "slide" and used and used + height > SLIDE_BUDGET:
             title = nbformat.v4.new_markdown_cell(f"### {heading} (continued)" if heading else "### (continued)",
                                                   metadata={"slideshow": {"slide_type": "slide"}, "tags": ["slides"]})

@@ -165,7 +165,7 @@ class AdvancedCompositionFigure(_Updatable):
         self.marker.set_xdata([n, n])
         self.cross.set_xdata([crossover if crossover and crossover <= self.K_MAX else self.K_MAX * 10] * 2)
         self.ax.title.set_text(f"{n:,} quer{'y' if n == 1 else 'ies'} at ε = {epsilon:.3g}: basic {_number(basic_k)}, "
-                               f"advanced {_number(advanced_k)} (δ′ = {delta_prime:.0e})\n"
+                               f"advanced {_number(advanced_k)}\n(δ′ = {delta_prime:.0e}) "
                                + (f"advanced wins from k = {crossover:,}" if crossover
                                   else "advanced never wins at this ε (ε ≥ ln 2)"))
         return {"k": n, "epsilon": float(epsilon), "delta_prime": float(delta_prime), "basic": basic_k,
@@ -227,7 +227,7 @@ class PostProcessingFigure(_Updatable):
         self.marker.set_xdata([epsilon, epsilon])
         gain = errors[0] / errors[3]
         self.ax.title.set_text(f"ε = {epsilon:.3g}: the public total cuts the mean error {gain:.3g}×, "
-                               "at no privacy cost")
+                               "for free")
         return {"epsilon": float(epsilon), **{name: float(e) for name, e in zip(self.VERSIONS, errors)},
                 "gain": float(gain)}
 

@@ -88,8 +88,8 @@ class LocationDensityFigure(_Updatable):
         err_local = float(np.abs(local - truth).mean())
         self.axes[1].title.set_text(f"central, Lap({1 / epsilon:.3g})\n|error| {err_central:.3g}/cell")
         self.axes[2].title.set_text(f"local, Lap({b_local:.3g} km)\n|error| {err_local:.3g}/cell")
-        self.suptitle.set_text(f"ε = {epsilon:.3g}, {k}×{k} grid: the central map keeps the city, "
-                               f"the local one {'keeps' if err_local < 0.25 * truth.mean() else 'loses'} it")
+        self.suptitle.set_text(f"ε = {epsilon:.3g}, {k}×{k} grid: central keeps the city, "
+                               f"local {'keeps' if err_local < 0.25 * truth.mean() else 'loses'} it")
         return {"cells": k, "truth": truth, "central": central, "local": local, "central_error": err_central,
                 "local_error": err_local, "local_scale": b_local, "outside": float(outside)}
 

@@ -68,6 +68,7 @@ class NoisyMaxFigure(_Updatable):
         self.top = _validate.integer("top", top, low=1, high=12)
         self.grid = np.logspace(-2, 1, 25)
         self.measured_grid = np.logspace(-2, 1, 7)
+        self._groups = {n: self._town_groups(counts) for n, counts in self.towns.items()}
         self._curves = {people: self._curve(people) for people in self.TOWNS}
         self._at: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(4, 5))
@@ -103,9 +104,47 @@ class NoisyMaxFigure(_Updatable):
         self.dynamic = [self.theory, self.measured, self.marker, self.bars, self.freq, *self.name_labels,
                         left.title, right.title]
 
+    def _town_groups(self, counts: np.ndarray) -> tuple:
+        """For each run and each distinct count: the name with the largest noise among the names with that
+        count, its noise, and the second largest (−inf if the count is one name's). Names with equal counts
+        can only win through the noisiest of them, so a run's winner is found among one name per count
+        (a few hundred columns instead of every name), computed once per town."""
+        values, inverse = np.unique(counts, return_inverse=True)
+        order = np.argsort(inverse, kind="stable")                    # names grouped by count, index order kept
+        bounds = np.searchsorted(inverse[order], np.arange(values.size + 1))
+        runs = np.arange(self.runs)
+        best = np.empty((self.runs, values.size), dtype=np.int64)
+        first = np.empty((self.runs, values.size), dtype=np.float32)
+        second = np.full((self.runs, values.size), -np.inf, dtype=np.float32)
+        for g in range(values.size):
+            cols = order[bounds[g]:bounds[g + 1]]
+            noise = self.unit[:, cols]
+            j = np.argmax(noise, axis=1)
+            best[:, g], first[:, g] = cols[j], noise[runs, j]
+            if cols.size > 1:
+                second[:, g] = np.partition(noise, -2, axis=1)[:, -2]
+        return values.astype(np.float32), best, first, second
+
     def _winners(self, counts: np.ndarray, epsilon: float) -> np.ndarray:
-        noisy = counts.astype(np.float32) + self.unit * np.float32(laplace_scale(1.0, epsilon))
-        return np.argmax(noisy, axis=1)
+        """argmax(counts + b·U) per run, U the fixed unit Laplace noise (float32), ties to the lowest index.
+
+        Through :meth:`_town_groups`: the same float32 sums for one name per distinct count; a run whose
+        largest sum is reached twice (two counts, or a count's second noisiest name) is recomputed on
+        every name, so the winners are exactly those of the argmax over all names."""
+        scale = np.float32(laplace_scale(1.0, epsilon))
+        groups = next((g for n, g in self._groups.items() if counts is self.towns[n]), None)
+        if groups is None:
+            return np.argmax(counts.astype(np.float32) + self.unit * scale, axis=1)
+        values, best, first, second = groups
+        sums = values + first * scale
+        g = np.argmax(sums, axis=1)
+        runs = np.arange(self.runs)
+        top = sums[runs, g]
+        tied = ((sums == top[:, None]).sum(axis=1) > 1) | (values[g] + second[runs, g] * scale == top)
+        out = best[runs, g]
+        if tied.any():
+            out[tied] = np.argmax(counts.astype(np.float32) + self.unit[tied] * scale, axis=1)
+        return out
 
     def _curve(self, people: int) -> tuple[np.ndarray, np.ndarray]:
         counts = self.towns[people]
@@ -148,7 +187,7 @@ class NoisyMaxFigure(_Updatable):
         for text, label in zip(self.name_labels, labels):
             text.set_text(label)
         p_best = float(p[best].sum())
-        self.left.title.set_text(f"{people:,} people: top name picked {p_best:.1%}")
+        self.left.title.set_text(f"{people:,} people: top name {p_best:.1%}")
         self.right.title.set_text(f"ε = {epsilon:.3g}: which name is returned")
         return {"people": people, "epsilon": float(epsilon), "counts": counts, "probabilities": p,
                 "p_best": p_best, "measured_best": float(freq[best].sum()), "shown": shown_p,
