@@ -15,13 +15,7 @@ from __future__ import annotations
 
 import importlib
 
-from .accountant import (
-    PrivacyLossDistribution,
-    gaussian_noise,
-    laplace_noise,
-    one_coordinate_delta,
-    privacy_loss_distribution,
-)
+from . import generalized_gaussian
 from .accuracy import (
     MonteCarloCoverage,
     accuracy_monte_carlo,
@@ -42,7 +36,7 @@ from .attack import (
     posterior_bounds,
     simulate_laplace_attack,
 )
-from .audit import AuditResult, calibration_audit, clopper_pearson_lower, clopper_pearson_upper, privacy_audit
+from .audit import AuditResult, calibration_audit, privacy_audit
 from .book import chapter_map
 from .census import CensusFirstNames, census_first_names, name_table
 from .composition import (
@@ -86,7 +80,15 @@ from .dpsgd import (
     logistic_regression,
     noisy_gradient_sum,
 )
-from .estimate import Estimate, EstimateTable, detection_probability, fraction_estimate, mean_estimate
+from .estimate import (
+    Estimate,
+    EstimateTable,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    detection_probability,
+    fraction_estimate,
+    mean_estimate,
+)
 from .exact_composition import (
     CompositionTotals,
     exact_laplace_epsilon,
@@ -111,34 +113,7 @@ from .gaussian import (
     gaussian_sigma_curve,
     laplace_gaussian_crossover,
 )
-from .generalized_gaussian import (
-    CalibrationTable,
-    ErrorTradeoff,
-    GeneralizedGaussianNoise,
-    MechanismError,
-    NoiseErrors,
-    SparseVectorRefinement,
-    calibration_table,
-    counting_query_errors,
-    error_tradeoff,
-    expected_l1_noise,
-    expected_linf_noise,
-    ganesh_zhao_growth,
-    ganesh_zhao_shapes,
-    generalized_gaussian_cdf,
-    generalized_gaussian_mechanism,
-    generalized_gaussian_moment,
-    generalized_gaussian_pdf,
-    generalized_gaussian_sample,
-    generalized_gaussian_sigma,
-    generalized_gaussian_tail,
-    generalized_gaussian_variance,
-    linf_lower_bound_shape,
-    linf_tail_bound,
-    mechanism_error,
-    simulate_noise_errors,
-    sparse_vector_refinement,
-)
+from .generalized_gaussian import *  # noqa: F403  (the family's __all__, added to ours below)
 from .hypothesis import (
     EmpiricalTradeoff,
     TradeoffSampler,
@@ -247,7 +222,6 @@ __all__ = [
     "counting_queries_scale",
     "counting_queries_sensitivity",
     "detection_probability",
-    "exercises",
     "expected_linf_error",
     "fraction_estimate",
     "histogram_noise",
@@ -268,7 +242,6 @@ __all__ = [
     "name_table",
     "neighbour_differences",
     "neighbour_differences_reference",
-    "plots",
     "post_processing_effect",
     "privacy_loss",
     "proof_steps",
@@ -292,13 +265,7 @@ __all__ = [
     "textbook_laplace",
     "textbook_laplace_mechanism",
     "textbook_reachable",
-    "GeneralizedGaussianNoise",
-    "PrivacyLossDistribution",
     "calibration_audit",
-    "gaussian_noise",
-    "laplace_noise",
-    "one_coordinate_delta",
-    "privacy_loss_distribution",
     "classical_gaussian_constant",
     "classical_gaussian_sigma",
     "gaussian_delta",
@@ -306,31 +273,6 @@ __all__ = [
     "gaussian_sigma",
     "gaussian_sigma_curve",
     "laplace_gaussian_crossover",
-    "CalibrationTable",
-    "ErrorTradeoff",
-    "MechanismError",
-    "NoiseErrors",
-    "SparseVectorRefinement",
-    "calibration_table",
-    "counting_query_errors",
-    "error_tradeoff",
-    "expected_l1_noise",
-    "expected_linf_noise",
-    "ganesh_zhao_growth",
-    "ganesh_zhao_shapes",
-    "generalized_gaussian_cdf",
-    "generalized_gaussian_mechanism",
-    "generalized_gaussian_moment",
-    "generalized_gaussian_pdf",
-    "generalized_gaussian_sample",
-    "generalized_gaussian_sigma",
-    "generalized_gaussian_tail",
-    "generalized_gaussian_variance",
-    "linf_lower_bound_shape",
-    "linf_tail_bound",
-    "mechanism_error",
-    "simulate_noise_errors",
-    "sparse_vector_refinement",
     "central_proportion_variance", "clip_gradients", "dpsgd_logistic_regression", "dpsgd_noise_scale",
     "grid_counts", "logistic_gradients", "logistic_regression", "noisy_gradient_sum", "perturb_locations",
     "randomized_response", "randomized_response_estimate", "randomized_response_probability",
@@ -363,7 +305,8 @@ __all__ = [
     "audit_variant",
     "counterexample",
     "first_above",
-    "widgets",
+    *generalized_gaussian.__all__,
+    *sorted(_LAZY),
 ]
 
 

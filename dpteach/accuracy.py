@@ -10,6 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
+from ._roots import bisect
+from .estimate import clopper_pearson_lower, clopper_pearson_upper
 from .laplace import laplace_mechanism, laplace_scale
 
 
@@ -199,88 +201,6 @@ def expected_linf_error(k: int, sensitivity: float, epsilon: float) -> float:
 
 # -- the Monte Carlo check of Theorem 3.8 ---------------------------------------------------
 
-def _bisect(f, lo: float = 0.0, hi: float = 1.0, iterations: int = 100) -> float:
-    """The root of an increasing f on [lo, hi]."""
-    for _ in range(iterations):
-        mid = 0.5 * (lo + hi)
-        if f(mid) < 0:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
-# -- one-sided Clopper–Pearson bounds, fast for large n ------------------------------------------
-
-def _log_binomial_coefficients(n: int, j: np.ndarray) -> np.ndarray:
-    """ln C(n, j) for a run of consecutive j, from one lgamma and a cumulative sum of ratios."""
-    first = int(j[0])
-    start = math.lgamma(n + 1) - math.lgamma(first + 1) - math.lgamma(n - first + 1)
-    steps = np.log(n - j[:-1]) - np.log(j[:-1] + 1.0)
-    return start + np.r_[0.0, np.cumsum(steps)]
-
-
-def _tail_sum(log_c: np.ndarray, j: np.ndarray, n: int, p: float) -> float:
-    if p <= 0.0:
-        return 1.0 if j[0] == 0 else 0.0
-    if p >= 1.0:
-        return 1.0 if j[-1] == n else 0.0
-    return float(np.exp(log_c + j * math.log(p) + (n - j) * math.log1p(-p)).sum())
-
-
-def _window(n: int, s: int) -> int:
-    q = min(s / n, 0.5)
-    return int(25 * math.sqrt(n * q * (1 - q)) + 60)
-
-
-def clopper_pearson_lower(successes: int, trials: int, alpha: float) -> float:
-    """One-sided Clopper–Pearson lower bound: the p_lo with Pr[X ≥ s | p_lo] = α (0 when s = 0).
-
-    .. math:: \\Pr[\\,p < p_{lo}\\,] \\le α \\quad\\text{for } X \\sim \\mathrm{Bin}(n, p)
-
-    The same bound as the lower end of :func:`binomial_ci` with confidence
-    1 − 2α, computed by bisection on a window of the binomial tail (terms more than
-    25 standard deviations out are below 10⁻¹³⁰ and left out), so it stays fast for
-    n = 10⁶. The bisection returns the lower end of its final bracket: never too high.
-
-    Examples
-    --------
-    >>> round(clopper_pearson_lower(25, 500, 0.025), 4)
-    0.0326
-    """
-    n = _validate.integer("trials", trials, low=1)
-    s = _validate.integer("successes", successes, low=0, high=n)
-    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
-    if s == 0:
-        return 0.0
-    j = np.arange(s, min(n, s + _window(n, s)) + 1)
-    log_c = _log_binomial_coefficients(n, j)
-    lo, hi = 0.0, s / n                 # Pr[X ≥ s | p] increases with p; at p = s/n it is ≥ ½ > α
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
-            break
-        if _tail_sum(log_c, j, n, mid) < a:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def clopper_pearson_upper(successes: int, trials: int, alpha: float) -> float:
-    """One-sided Clopper–Pearson upper bound: the p_hi with Pr[X ≤ s | p_hi] = α (1 when s = n).
-
-    Examples
-    --------
-    >>> round(clopper_pearson_upper(25, 500, 0.025), 4)
-    0.0729
-    """
-    n = _validate.integer("trials", trials, low=1)
-    s = _validate.integer("successes", successes, low=0, high=n)
-    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
-    return 1.0 - clopper_pearson_lower(n - s, n, a)
-
-
 def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
                 method: str = "clopper-pearson") -> tuple[float, float]:
     """A confidence interval for a probability p from ``successes`` out of ``trials``.
@@ -293,8 +213,8 @@ def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
 
     with p_lo = 0 when s = 0 and p_hi = 1 when s = n. Wilson (``method="wilson"``): the
     score interval, centre (s + z²/2)/(n + z²) with z the normal quantile 1 − α/2.
-    Computed with numpy and math only (:func:`clopper_pearson_lower` and
-    :func:`clopper_pearson_upper`, bisection on the binomial tails).
+    Computed with numpy and math only (:func:`dpteach.clopper_pearson_lower` and
+    :func:`dpteach.clopper_pearson_upper`, bisection on the binomial tails).
 
     Parameters
     ----------
@@ -318,7 +238,7 @@ def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
     if method == "clopper-pearson":
         return clopper_pearson_lower(s, n, alpha / 2), clopper_pearson_upper(s, n, alpha / 2)
     if method == "wilson":
-        z = _bisect(lambda t: 0.5 * math.erfc(-t / math.sqrt(2)) - (1 - alpha / 2), 0.0, 40.0)
+        z = sum(bisect(lambda t: 0.5 * math.erfc(-t / math.sqrt(2)) < 1 - alpha / 2, 0.0, 40.0)) / 2
         centre = (s + z**2 / 2) / (n + z**2)
         half = z * math.sqrt(s * (n - s) / n + z**2 / 4) / (n + z**2)
         return max(0.0, centre - half), min(1.0, centre + half)

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validate
-from .accuracy import clopper_pearson_lower, clopper_pearson_upper
-from .gg_distribution import GeneralizedGaussianNoise, check_noise, generalized_gaussian_sample
+from .estimate import clopper_pearson_lower, clopper_pearson_upper
+from .generalized_gaussian.distribution import GeneralizedGaussianNoise, check_noise, generalized_gaussian_sample
 
 #: Quantiles of the pilot run used as thresholds when none are given.
 PILOT_QUANTILES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5,

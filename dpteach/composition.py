@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from . import _validate
+from ._roots import bisect
 from .budget import BudgetExceeded, Charge, PrivacyBudget, _charge_delta
 from .laplace import laplace_scale
 
@@ -131,17 +132,10 @@ def advanced_composition_max_epsilon(total_epsilon: float, k: int, delta_prime: 
     def total_at(eps: float) -> float:
         return root * eps + n * eps * math.expm1(eps)
 
-    lo, hi = 0.0, 1.0
+    hi = 1.0
     while total_at(hi) < total:
         hi *= 2
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if total_at(mid) <= total:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-15 * hi:
-            break
+    lo, _ = bisect(lambda e: total_at(e) <= total, 0.0, hi, done=lambda lo, hi: hi - lo <= 1e-15 * hi)
     return lo
 
 

@@ -6,6 +6,10 @@ is the yardstick, the standard error √(variance of one term / n): a correct sa
 estimate within 2 standard errors of the theory about 95% of the time (the central limit
 theorem). These helpers do that bookkeeping, so a chapter shows the comparison, not the
 arithmetic.
+
+A count of successes out of n trials is estimated with exact bounds instead: the one-sided
+Clopper–Pearson bounds (Clopper & Pearson 1934), which the audits and the confidence
+intervals of the accuracy chapter are built on.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
+from ._roots import bisect
 
 
 @dataclass(frozen=True)
@@ -93,3 +98,67 @@ def detection_probability(shift: float, se: float, tolerance: float) -> float:
         return 0.5 * math.erfc(-z / math.sqrt(2))
 
     return phi((d - tol) / s) + phi((-d - tol) / s)
+
+
+# -- one-sided Clopper–Pearson bounds, fast for large n ------------------------------------------
+
+def _log_binomial_coefficients(n: int, j: np.ndarray) -> np.ndarray:
+    """ln C(n, j) for a run of consecutive j, from one lgamma and a cumulative sum of ratios."""
+    first = int(j[0])
+    start = math.lgamma(n + 1) - math.lgamma(first + 1) - math.lgamma(n - first + 1)
+    steps = np.log(n - j[:-1]) - np.log(j[:-1] + 1.0)
+    return start + np.r_[0.0, np.cumsum(steps)]
+
+
+def _tail_sum(log_c: np.ndarray, j: np.ndarray, n: int, p: float) -> float:
+    if p <= 0.0:
+        return 1.0 if j[0] == 0 else 0.0
+    if p >= 1.0:
+        return 1.0 if j[-1] == n else 0.0
+    return float(np.exp(log_c + j * math.log(p) + (n - j) * math.log1p(-p)).sum())
+
+
+def _window(n: int, s: int) -> int:
+    q = min(s / n, 0.5)
+    return int(25 * math.sqrt(n * q * (1 - q)) + 60)
+
+
+def clopper_pearson_lower(successes: int, trials: int, alpha: float) -> float:
+    """One-sided Clopper–Pearson lower bound: the p_lo with Pr[X ≥ s | p_lo] = α (0 when s = 0).
+
+    .. math:: \\Pr[\\,p < p_{lo}\\,] \\le α \\quad\\text{for } X \\sim \\mathrm{Bin}(n, p)
+
+    The same bound as the lower end of :func:`dpteach.binomial_ci` with confidence
+    1 − 2α, computed by bisection on a window of the binomial tail (terms more than
+    25 standard deviations out are below 10⁻¹³⁰ and left out), so it stays fast for
+    n = 10⁶. The bisection returns the lower end of its final bracket: never too high.
+
+    Examples
+    --------
+    >>> round(clopper_pearson_lower(25, 500, 0.025), 4)
+    0.0326
+    """
+    n = _validate.integer("trials", trials, low=1)
+    s = _validate.integer("successes", successes, low=0, high=n)
+    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    if s == 0:
+        return 0.0
+    j = np.arange(s, min(n, s + _window(n, s)) + 1)
+    log_c = _log_binomial_coefficients(n, j)
+    # Pr[X ≥ s | p] increases with p; at p = s/n it is ≥ ½ > α
+    lo, _ = bisect(lambda p: _tail_sum(log_c, j, n, p) < a, 0.0, s / n)
+    return lo
+
+
+def clopper_pearson_upper(successes: int, trials: int, alpha: float) -> float:
+    """One-sided Clopper–Pearson upper bound: the p_hi with Pr[X ≤ s | p_hi] = α (1 when s = n).
+
+    Examples
+    --------
+    >>> round(clopper_pearson_upper(25, 500, 0.025), 4)
+    0.0729
+    """
+    n = _validate.integer("trials", trials, low=1)
+    s = _validate.integer("successes", successes, low=0, high=n)
+    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    return 1.0 - clopper_pearson_lower(n - s, n, a)

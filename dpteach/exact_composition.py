@@ -26,8 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
-from .accountant import laplace_noise, privacy_loss_distribution
+from ._roots import bisect, integer
 from .composition import advanced_composition, advanced_composition_max_k
+from .generalized_gaussian.accountant import laplace_noise, privacy_loss_distribution
 
 _WHY_K = "k releases, k ≥ 1"
 _WHY_DELTA = "δ in (0, 1): the exact and advanced totals are (ε, δ) guarantees"
@@ -101,9 +102,7 @@ def releases_within(total: float, epsilon: float, delta: float = 1e-6) -> dict[s
         low, high = high, 2 * high
         if high > 100_000:
             raise ValueError(f"more than 100,000 releases fit in total = {tot:g} at epsilon = {eps:g}")
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (mid, high) if exact_laplace_epsilon(mid, eps, d) <= tot else (low, mid)
+    low, _ = bisect(lambda k: exact_laplace_epsilon(k, eps, d) <= tot, low, high, split=integer)
     return {"basic": basic, "advanced": advanced, "exact": low}
 
 

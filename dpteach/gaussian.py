@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from . import _special, _validate
+from ._roots import bisect, geometric
 
 _WHY_DELTA = "δ is a probability; δ = 0 would ask the Gaussian mechanism for pure DP, which it never gives"
 _WHY_SENS = "Δ₂f is the largest ℓ2 change one person can cause, a positive number"
@@ -75,9 +76,8 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float) -> float
     lo, hi = 1e-12 * d, d
     while gaussian_delta(hi, d, e) > target:
         lo, hi = hi, 2 * hi
-    while math.log(hi / lo) > 1e-12:
-        mid = math.sqrt(lo * hi)
-        lo, hi = (mid, hi) if gaussian_delta(mid, d, e) > target else (lo, mid)
+    _, hi = bisect(lambda s: gaussian_delta(s, d, e) > target, lo, hi, split=geometric,
+                   done=lambda lo, hi: math.log(hi / lo) <= 1e-12)
     return hi
 
 
@@ -116,12 +116,8 @@ def gaussian_sigma_curve(epsilons, delta: float, l2_sensitivity: float = 1.0) ->
     while grow.any():
         lo, hi = np.where(grow, hi, lo), np.where(grow, 2 * hi, hi)
         grow = _delta_curve(hi, d, es) > target
-    active = np.log(hi / lo) > 1e-12
-    while active.any():
-        mid = np.sqrt(lo * hi)
-        above = _delta_curve(mid, d, es) > target
-        lo, hi = np.where(active & above, mid, lo), np.where(active & ~above, mid, hi)
-        active = np.log(hi / lo) > 1e-12
+    _, hi = bisect(lambda s: _delta_curve(s, d, es) > target, lo, hi, split=geometric,
+                   done=lambda lo, hi: np.log(hi / lo) <= 1e-12)
     return hi
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
-from .accuracy import clopper_pearson_lower, clopper_pearson_upper
+from .estimate import clopper_pearson_lower, clopper_pearson_upper
 
 _WHY_ALPHA = "α is a probability (the type-I error of a test)"
 
@@ -150,7 +150,7 @@ class TradeoffSampler:
     noise divided by ε. The thresholds are fixed before sampling in the units of the noise,
     t = shift/2 + u/ε for the offsets ``u`` (so they move with ε as the slider does, and the
     counts depend on ε·shift only). ``measure(epsilon, shift)`` counts the errors of each
-    test and bounds them with :func:`~dpteach.accuracy.clopper_pearson_lower`/``upper``.
+    test and bounds them with :func:`~dpteach.estimate.clopper_pearson_lower`/``upper``.
     """
 
     OFFSETS = (-2.0, -1.0, -0.4, 0.0, 0.4, 1.0, 2.0)

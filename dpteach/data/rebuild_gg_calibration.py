@@ -3,7 +3,7 @@ mechanism) and gg_linf.csv (its expected ℓ∞ error at σ = 1).
 
 Chapter 08's sliders move p, k, ε and δ together; calibrating σ with the accountant takes a
 tenth of a second or more, too slow for a slider. So the accountant is run here, once, on
-a grid, and the widget interpolates (dpteach.gg_table.CalibrationTable). For
+a grid, and the widget interpolates (dpteach.generalized_gaussian.table.CalibrationTable). For
 every p in TABLE_P and k in TABLE_K, 28 values of σ, and for each the ε at which the
 mechanism on k counting queries (every answer shifted by 1) is (ε, δ)-DP, for every δ in
 TABLE_DELTA, from ``dpteach.privacy_loss_distribution(...).epsilon(δ)``::
@@ -25,8 +25,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dpteach.gg_errors import expected_linf_noise
-from dpteach.gg_table import TABLE_DELTA, TABLE_K, TABLE_P, calibration_table_rows
+from dpteach.generalized_gaussian.errors import expected_linf_noise
+from dpteach.generalized_gaussian.table import TABLE_DELTA, TABLE_K, TABLE_P, calibration_table_rows
 
 OUTPUT = Path(__file__).with_name("gg_calibration.csv")
 LINF_OUTPUT = Path(__file__).with_name("gg_linf.csv")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .._roots import bisect, integer
 from ..composition import PrivacyBudget, advanced_composition_max_k
 from ..laplace import laplace_scale
 from ._base import Feedback, Mistake, as_number, compare, exercise
@@ -60,11 +61,7 @@ def check_queries_bought(answer, total: float = 1.0, epsilon: float = 0.01, delt
         """The largest whole k with √(2k·log(1/δ′))·ε + kε(e^ε − 1) ≤ ε′, by bisection."""
         def fits(k):
             return math.sqrt(2 * k * log(1 / delta_prime)) * epsilon + k * epsilon * math.expm1(epsilon) <= total
-        low, high = 0, 10 * basic * basic
-        while high - low > 1:
-            mid = (low + high) // 2
-            low, high = (mid, high) if fits(mid) else (low, mid)
-        return low
+        return bisect(fits, 0, 10 * basic * basic, split=integer)[0]
 
     mistakes = [
         Mistake(basic, "that is basic composition (Theorem 3.16: kε ≤ ε′). The exercise asks what advanced "

@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 
-from ..accountant import laplace_noise, one_coordinate_delta
 from ..gaussian import classical_gaussian_constant, gaussian_sigma
-from ..generalized_gaussian import generalized_gaussian_variance
+from ..generalized_gaussian import generalized_gaussian_variance, laplace_noise, one_coordinate_delta
 from ..laplace import laplace_cdf
 from ..sensitivity import l2_sensitivity
 from ._base import Feedback, Mistake, compare, exercise

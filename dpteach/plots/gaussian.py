@@ -8,7 +8,6 @@ import matplotlib.ticker
 import numpy as np
 
 from .. import _validate
-from ..accountant import gaussian_noise, laplace_noise, one_coordinate_delta, privacy_loss_distribution
 from ..gaussian import (
     classical_gaussian_constant,
     classical_gaussian_sigma,
@@ -17,16 +16,17 @@ from ..gaussian import (
     gaussian_sigma_curve,
     laplace_gaussian_crossover,
 )
-from ..gg_distribution import (
+from ..generalized_gaussian.accountant import gaussian_noise, laplace_noise, one_coordinate_delta, privacy_loss_distribution
+from ..generalized_gaussian.distribution import (
     generalized_gaussian_moment,
     generalized_gaussian_pdf,
     generalized_gaussian_sample,
     generalized_gaussian_tail,
     generalized_gaussian_variance,
 )
-from ..gg_errors import GROWTH_K, error_tradeoff
-from ..gg_sparse import SparseVectorRefinement
-from ..gg_table import TABLE_K, TABLE_P
+from ..generalized_gaussian.errors import GROWTH_K, error_tradeoff
+from ..generalized_gaussian.sparse import SparseVectorRefinement
+from ..generalized_gaussian.table import TABLE_K, TABLE_P
 from ._base import _SUPERSCRIPT, PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = [

@@ -5,7 +5,7 @@ answers, and two neighbouring databases differ by 1 in every coordinate (k count
 queries that one person can all change: for symmetric noise this is the worst
 neighbouring difference in {−1, 0, 1}^k, because dropping a coordinate is post-processing).
 The noise is a Generalized Gaussian, density ∝ exp(−(|z|/σ)^p) with p ≥ 1, which is
-Laplace at p = 1 and Gaussian at p = 2 (:class:`dpteach.gg_distribution.GeneralizedGaussianNoise`).
+Laplace at p = 1 and Gaussian at p = 2 (:class:`dpteach.generalized_gaussian.distribution.GeneralizedGaussianNoise`).
 
 The privacy loss at an output z of one coordinate is
 
@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _validate
-from .gg_distribution import GeneralizedGaussianNoise, check_noise
+from .. import _validate
+from .distribution import GeneralizedGaussianNoise, check_noise
 
 _WHY_SCALE = "σ is the width of the noise"
 _WHY_K = "k counting queries, k ≥ 1"

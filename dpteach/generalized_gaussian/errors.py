@@ -13,18 +13,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _special, _validate
-from .accuracy import expected_linf_error
-from .gaussian import gaussian_sigma
-from .gg_distribution import (
+from .. import _special, _validate
+from ..accuracy import expected_linf_error
+from ..gaussian import gaussian_sigma
+from .distribution import (
     check_shape,
     check_sigma,
     generalized_gaussian_moment,
     generalized_gaussian_sample,
     generalized_gaussian_variance,
 )
-from .gg_sigma import check_delta, generalized_gaussian_sigma
-from .gg_table import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P, calibration_table, unit_linf_table
+from .mechanism import check_delta, generalized_gaussian_sigma
+from .table import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P, calibration_table, unit_linf_table
 
 _WHY_K = "k counting queries, k ≥ 1"
 
@@ -248,16 +248,16 @@ def error_tradeoff(p: float, k: int, epsilon: float, delta: float) -> ErrorTrade
     Laplace: E‖X‖∞ = (k/ε)·H_k (:func:`dpteach.expected_linf_error`, Δ₁ = k). Gaussian: the
     analytic σ for Δ₂ = √k (Balle & Wang 2018), E‖X‖∞ from the shipped quadrature values.
     Generalized Gaussian (Ganesh & Zhao 2020): σ interpolated in the shipped table of
-    accountant results (:func:`dpteach.gg_table.calibration_table`, within 0.5% of a direct
+    accountant results (:func:`dpteach.generalized_gaussian.table.calibration_table`, within 0.5% of a direct
     calibration), E‖X‖∞ = σ·E‖X‖∞(σ = 1) and E|X| = σ·Γ(2/p)/Γ(1/p). Everything is a table
     look-up or a formula: a slider can ask for it on every move.
 
     Parameters
     ----------
     p : float
-        One of :data:`dpteach.gg_table.TABLE_P`.
+        One of :data:`dpteach.generalized_gaussian.table.TABLE_P`.
     k : int
-        One of :data:`dpteach.gg_table.TABLE_K`.
+        One of :data:`dpteach.generalized_gaussian.table.TABLE_K`.
     epsilon, delta : float
         Inside the table's range: 0.1 ≤ ε ≤ 10, 10⁻¹⁰ ≤ δ ≤ 10⁻².
     """

@@ -1,19 +1,21 @@
-"""Calibrating the Generalized Gaussian mechanism: the smallest σ that is (ε, δ)-DP for k counting queries.
+"""The Generalized Gaussian mechanism (Ganesh & Zhao 2020): f(x) + X, and the smallest σ that is (ε, δ)-DP.
 
-No closed form is at hand for p ∉ {1, 2} (Ganesh & Zhao 2020 give asymptotic bounds with
-unstated constants), so σ is found numerically: the privacy accountant
-(:func:`dpteach.accountant.privacy_loss_distribution`) gives an upper bound on δ(ε) for
-each σ, and a root-finder on ln σ finds where it crosses the target δ.
+No closed form for σ is at hand for p ∉ {1, 2} (Ganesh & Zhao 2020 give asymptotic bounds
+with unstated constants), so σ is found numerically: the privacy accountant
+(:func:`dpteach.privacy_loss_distribution`) gives an upper bound on δ(ε) for each σ, and a
+root-finder on ln σ finds where it crosses the target δ.
 """
 
 from __future__ import annotations
 
 import math
 
-from . import _validate
+import numpy as np
+
+from .. import _validate
+from ..gaussian import gaussian_sigma
 from .accountant import privacy_loss_distribution
-from .gaussian import gaussian_sigma
-from .gg_distribution import GeneralizedGaussianNoise, check_shape
+from .distribution import GeneralizedGaussianNoise, check_shape, generalized_gaussian_sample
 
 _WHY_K = "k counting queries, k ≥ 1"
 _WHY_DELTA = "δ is a probability; δ = 0 (pure DP) is out of reach for p > 1"
@@ -98,3 +100,18 @@ def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *
                 flo /= 2
             side = 1
     return math.exp(hi)
+
+
+def generalized_gaussian_mechanism(true_answer, p: float, sigma: float,
+                                   rng: np.random.Generator | None = None) -> np.ndarray | float:
+    """f(x) + X, X with density ∝ exp(−(‖X‖_p/σ)^p): i.i.d. coordinates, each p/(2σΓ(1/p))·exp(−(|x_i|/σ)^p).
+
+    For k counting queries :func:`generalized_gaussian_sigma` gives the smallest σ that is
+    (ε, δ)-DP; this function adds the noise for a σ you choose.
+
+    >>> generalized_gaussian_mechanism([120, 45, 3], p=2.2, sigma=4.0, rng=np.random.default_rng(0)).shape
+    (3,)
+    """
+    answer = _validate.array("true_answer", true_answer)
+    out = answer + generalized_gaussian_sample(p, sigma, answer.shape, rng)
+    return out if out.ndim else float(out)

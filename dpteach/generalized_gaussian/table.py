@@ -1,6 +1,6 @@
 """The shipped calibration table: σ(k, p, ε, δ) of the Generalized Gaussian mechanism, interpolated.
 
-Calibrating σ with the accountant (:func:`dpteach.gg_sigma.generalized_gaussian_sigma`)
+Calibrating σ with the accountant (:func:`dpteach.generalized_gaussian_sigma`)
 takes a tenth of a second or more, too slow for a slider. So the accountant was run once on
 a grid (dpteach/data/gg_calibration.csv, rebuilt by dpteach/data/rebuild_gg_calibration.py)
 and :class:`CalibrationTable` interpolates in it; the same script ships E‖X‖∞ at σ = 1 on
@@ -15,10 +15,10 @@ from importlib import resources
 
 import numpy as np
 
-from . import _validate
+from .. import _validate
 from .accountant import privacy_loss_distribution
-from .gg_distribution import GeneralizedGaussianNoise, check_shape
-from .gg_sigma import generalized_gaussian_sigma
+from .distribution import GeneralizedGaussianNoise, check_shape
+from .mechanism import generalized_gaussian_sigma
 
 _WHY_K = "k counting queries, k ≥ 1"
 
@@ -138,7 +138,7 @@ def calibration_table() -> CalibrationTable:
 def unit_linf_table() -> dict[tuple[float, int], float]:
     """E‖X‖∞ at σ = 1 for k i.i.d. Generalized Gaussian coordinates, on the table's (p, k) grid.
 
-    The values of :func:`dpteach.gg_errors.expected_linf_noise` (k, p, 1.0), computed once by
+    The values of :func:`dpteach.expected_linf_noise` (k, p, 1.0), computed once by
     dpteach/data/rebuild_gg_calibration.py (140 quadratures take about 0.4 s, too slow for a
     slider) and shipped in dpteach/data/gg_linf.csv; E‖X‖∞ scales with σ. Keys are (p, k).
     """

@@ -9,9 +9,10 @@ p = 2, flatter and flatter as p grows (nearly uniform on [−σ, σ]). The same 
 scipy.stats.gennorm(p, scale=σ). Tails come from the regularised upper incomplete gamma
 function Q(1/p, (t/σ)^p), so they keep full relative precision far out.
 
-The mechanism that adds this noise is :mod:`dpteach.gg_mechanism`; its σ is calibrated by
-:mod:`dpteach.gg_sigma` with the privacy accountant (:mod:`dpteach.accountant`), which takes
-its noise as a :class:`GeneralizedGaussianNoise`.
+The mechanism that adds this noise, and the σ that makes it (ε, δ)-DP, are in
+:mod:`dpteach.generalized_gaussian.mechanism`; σ is calibrated with the privacy accountant
+(:mod:`dpteach.generalized_gaussian.accountant`), which takes its noise as a
+:class:`GeneralizedGaussianNoise`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _special, _validate
+from .. import _special, _validate
 
 _WHY_P = "p ≥ 1 keeps the Generalized Gaussian density log-concave, as the accountant needs (p = 1 is Laplace, p = 2 Gaussian)"
 _WHY_SIGMA = "σ is the width of the noise; σ ≤ 0 means no noise at all"

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _special, _validate
-from .gaussian import gaussian_mechanism, gaussian_sigma
-from .gg_distribution import check_shape, generalized_gaussian_sample
-from .gg_sigma import check_delta, generalized_gaussian_sigma
-from .threshold import sparse_vector
+from .. import _special, _validate
+from ..gaussian import gaussian_mechanism, gaussian_sigma
+from ..threshold import sparse_vector
+from .distribution import check_shape, generalized_gaussian_sample
+from .mechanism import check_delta, generalized_gaussian_sigma
 
 
 @dataclass(frozen=True)
