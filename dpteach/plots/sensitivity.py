@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import matplotlib
-import matplotlib.pyplot
 import matplotlib.ticker
 import numpy as np
 
@@ -44,17 +43,22 @@ class NeighbourChangesFigure(_Updatable):
             self.axes[0].set_ylabel("number of pairs")
         self.dynamic = self.bars + self.lines + [ax.title for ax in self.axes]
 
-    def update(self, *diffs: NeighbourDifferences) -> dict:
+    def update(self, *diffs: NeighbourDifferences, names: tuple[str, ...] | None = None) -> dict:
+        """One panel per set of differences; each title says ``name: Δf = …``, where a name says what the
+        panel's query is on this frame (``names``, e.g. with a slider's value in it) or, by default, its label."""
         if len(diffs) != len(self.axes):
             raise ValueError(f"expected {len(self.axes)} sets of differences, got {len(diffs)}")
+        names = self.labels if names is None else tuple(names)
+        if len(names) != len(self.axes):
+            raise ValueError(f"expected {len(self.axes)} names, one a panel, got {len(names)}")
         out = {}
-        for ax, bars, line, d, label in zip(self.axes, self.bars, self.lines, diffs, self.labels):
+        for ax, bars, line, d, label, name in zip(self.axes, self.bars, self.lines, diffs, self.labels, names):
             values, counts = d.change_counts()
             gap = _min_gap(values)
             heights, edges = _bar_outline(values, counts, 0.6 * gap)
             bars.set_data(heights, edges)
             line.set_xdata([d.sensitivity, d.sensitivity])
-            ax.title.set_text(f"{label}: Δf = {d.sensitivity:g}")
+            ax.title.set_text(f"{name}: Δf = {d.sensitivity:g}")
             if not self.fixed:
                 ax.set_xlim(min(0.0, values.min()) - 0.6 * gap, max(values.max(), d.sensitivity) + 0.6 * gap)
                 ax.set_ylim(0, 1.05 * counts.max())

@@ -141,6 +141,10 @@ def _toggle(name: str, value, description: str, width: str = "300px") -> widgets
 class Interactive:
     """A figure with its controls. Display it in a notebook; drive it from code with :meth:`set`.
 
+    Each change of a control calls ``update`` with every control's value, by name: by default the
+    figure's own ``update``; pass a function when the values need translating first (a slider named
+    ``beta`` for a figure that says ``delta``) or the frame needs more than the figure draws.
+
     Attributes
     ----------
     controls : dict[str, ipywidgets.ValueWidget]
@@ -151,10 +155,10 @@ class Interactive:
         The layout that is displayed.
     """
 
-    def __init__(self, figure: plots._Updatable, update: Callable[..., dict],
-                 controls: dict[str, widgets.ValueWidget], caption: str) -> None:
+    def __init__(self, figure: plots._Updatable, controls: dict[str, widgets.ValueWidget], caption: str,
+                 update: Callable[..., dict] | None = None) -> None:
         self.figure = figure
-        self._update = update
+        self._update = figure.update if update is None else update
         self.controls = controls
         self.caption = caption
         self.defaults = {name: c.value for name, c in controls.items()}

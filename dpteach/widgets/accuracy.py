@@ -21,10 +21,10 @@ def accuracy_bound(epsilon: float = 1.0, beta: float = _MISSING, k: int = 10_000
     def update(epsilon: float, beta: float, k: int) -> dict:
         return fig.update(epsilon=epsilon, delta=beta, k=k)
 
-    return Interactive(fig, update,
+    return Interactive(fig,
                        {"epsilon": epsilon_slider(epsilon), "beta": beta_control,
                         "k": _choice_slider("k", plots.AccuracyBoundFigure.K_OPTIONS, k, "k (cells)")},
-                       "Theorem 3.8's bound against the observed largest error")
+                       "Theorem 3.8's bound against the observed largest error", update=update)
 
 
 def _deprecated_delta(delta):
@@ -41,7 +41,7 @@ def name_reliability(epsilon: float = 1.0) -> Interactive:
     """Slider ε: Example 3.3's relative error by true count, and the noise on names no one has."""
     eps = epsilon_slider(epsilon)
     fig = plots.NameReliabilityFigure(census_first_names(), epsilon_range=_span(eps))
-    return Interactive(fig, fig.update, {"epsilon": eps},
+    return Interactive(fig, {"epsilon": eps},
                        "which first names the release gets right (Example 3.3)")
 
 
@@ -51,5 +51,5 @@ def marketing_noise(cap: int = 5, epsilon: float = 1.0, cells: int = 600) -> Int
     cells = _check_number("cells", cells, 1, 100_000, integer=True, where="a report's campaign-days")
     eps = epsilon_slider(epsilon)
     fig = plots.MarketingNoiseFigure(cells=cells, cap_max=slider.max, epsilon_range=_span(eps))
-    return Interactive(fig, fig.update, {"cap": slider, "epsilon": eps},
+    return Interactive(fig, {"cap": slider, "epsilon": eps},
                        f"DP noise against sampling noise in a report of {cells:,} campaign-days")

@@ -20,7 +20,7 @@ def hospital_count(epsilon: float = 1.0, patients: int = 2_000, seed: int = 2014
     hospital = synthetic_hospital(_people("patients", patients), rng=np.random.default_rng(_seed(seed)))
     count = int(hospital["condition"].sum())
     fig = plots.HospitalCountFigure(count)
-    return Interactive(fig, fig.update, {"epsilon": eps},
+    return Interactive(fig, {"epsilon": eps},
                        f"the count of {count:,} patients with the condition, released at ε")
 
 
@@ -30,7 +30,7 @@ def purchase_histogram(cap: int = 1, epsilon: float = 1.0, customers: int = 3_00
     log = synthetic_purchases(_people("customers", customers), rng=np.random.default_rng(_seed(seed)))
     fig = plots.CappedReportFigure(log["users"], log["cells"], log["labels"], subject="purchases")
     slider = _int_slider("cap", cap, 1, fig.cap_max, "c (cap per customer)")
-    return Interactive(fig, fig.update, {"cap": slider, "epsilon": eps},
+    return Interactive(fig, {"cap": slider, "epsilon": eps},
                        f"purchases of {customers:,} customers by category, capped at c each")
 
 

@@ -12,5 +12,5 @@ def attack_success(epsilon: float = 1.0) -> Interactive:
     """Slider ε: the attacker's success against ε (limit, exact, simulated) and how far a belief can move."""
     eps = epsilon_slider(epsilon, low=0.01, high=10.0)
     fig = plots.AttackSuccessFigure(eps_min=0.01, eps_max=10.0)
-    return Interactive(fig, fig.update, {"epsilon": eps},
+    return Interactive(fig, {"epsilon": eps},
                        "the differencing attack's success against ε")

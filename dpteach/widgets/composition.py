@@ -16,7 +16,7 @@ def sequential_averaging(k: int = 2, epsilon: float = 1.0) -> Interactive:
     eps = epsilon_slider(epsilon)
     fig = plots.AveragingFigure(epsilon_range=(0.01, 10.0))      # the ε slider's range: the axes never move
     slider = _int_slider("k", k, 1, fig.k_max, "k (answers)")
-    return Interactive(fig, fig.update, {"k": slider, "epsilon": eps},
+    return Interactive(fig, {"k": slider, "epsilon": eps},
                        "k answers averaged: the budget split, or spent k times (Theorem 3.16)")
 
 
@@ -30,7 +30,7 @@ def advanced_composition(k: int = 100, epsilon: float = 0.1, delta_prime: float 
                 "delta_prime": log_slider(delta_prime, 1e-9, 1e-2, "δ′ (delta′)", readout_format=".0e",
                                           name="delta_prime")}
     fig = plots.AdvancedCompositionFigure(epsilon_range=(0.001, 1.0), delta_prime_range=(1e-9, 1e-2))
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "the total ε of k queries: basic against advanced composition")
 
 
@@ -43,5 +43,5 @@ def post_processing(epsilon: float = 1.0, people: int = 2_000, seed: int = 2014)
     town = synthetic_town(_people("people", people),
                           rng=np.random.default_rng(_seed(seed)))
     fig = plots.PostProcessingFigure(first_name_counts(town["first_name"]))
-    return Interactive(fig, fig.update, {"epsilon": eps},
+    return Interactive(fig, {"epsilon": eps},
                        f"post-processing a {people:,}-person town's name histogram (Proposition 2.1)")

@@ -17,7 +17,7 @@ def count_error_by_size(n: int = 1_000, epsilon: float = 1.0) -> Interactive:
     """Example 3.1, slider n: a count's absolute error stays at 1/ε while its relative error falls."""
     eps = epsilon_slider(epsilon)
     fig = plots.CountErrorBySizeFigure(epsilon_range=_span(eps))
-    return Interactive(fig, fig.update,
+    return Interactive(fig,
                        {"n": _choice_slider("n", _SIZES, n, "n (people)"), "epsilon": eps},
                        "one count's error against the size of the database (Example 3.1)")
 
@@ -29,6 +29,6 @@ def counting_vs_histogram(k: int = 10, epsilon: float = 1.0) -> Interactive:
     """Slider k: k arbitrary counts need Lap(k/ε) each, a k-cell histogram Lap(1/ε) (Examples 3.1, 3.2)."""
     eps = epsilon_slider(epsilon)
     fig = plots.CountingVsHistogramFigure(k_max=_KS[-1], epsilon_range=_span(eps))
-    return Interactive(fig, fig.update,
+    return Interactive(fig,
                        {"k": _choice_slider("k", _KS, k, "k (queries)"), "epsilon": eps},
                        "k arbitrary counting queries against a k-cell histogram")

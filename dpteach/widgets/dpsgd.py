@@ -22,7 +22,7 @@ def dpsgd_accuracy(epsilon: float = 1.0, clip: float = 1.0, patients: int = 2_00
     half = patients // 2
     x, y = data["features"], data["condition"]
     fig = plots.DPSGDFigure(x[:half], y[:half], x[half:], y[half:], rng=np.random.default_rng(seed + 1))
-    return Interactive(fig, fig.update,
+    return Interactive(fig,
                        {"epsilon": _choice_slider("epsilon", fig.EPSILONS, epsilon, "ε (epsilon)", fmt="g"),
                         "clip": _choice_slider("clip", fig.CLIPS, clip, "C (ℓ1 clip)", fmt="g")},
                        "DP-SGD on the hospital's patients: accuracy against ε")

@@ -11,5 +11,5 @@ __all__ = ["composition_compared"]
 def composition_compared(k: int = 100) -> Interactive:
     """Slider k: basic, advanced (Theorem 3.20) and exact total ε of k releases at ε = 0.1 (δ = 10⁻⁶)."""
     fig = plots.ExactCompositionFigure()
-    return Interactive(fig, fig.update, {"k": _choice_slider("k", fig.ks, k, "k (releases)")},
+    return Interactive(fig, {"k": _choice_slider("k", fig.ks, k, "k (releases)")},
                        "k releases at ε = 0.1: basic, advanced and exact composition")

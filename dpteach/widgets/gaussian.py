@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import plots
-from ..gg_table import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
+from ..generalized_gaussian.table import TABLE_DELTA, TABLE_EPSILON_RANGE, TABLE_K, TABLE_P
 from ._base import _SLIDER_LAYOUT, _STYLE, Interactive, _check_number, _choice_slider, epsilon_slider, log_slider
 
 __all__ = [
@@ -28,7 +28,7 @@ def sensitivity_norms(epsilon: float = 1.0, delta: float = 1e-6) -> Interactive:
     """Sliders ε and δ: the noise per answer of k counting queries, Laplace (Δ₁ = k) against Gaussian (Δ₂ = √k)."""
     controls = {"epsilon": epsilon_slider(epsilon, low=0.05, high=10.0), "delta": privacy_delta_slider(delta)}
     fig = plots.SensitivityNormsFigure()
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "noise per answer for k counting queries: Laplace against Gaussian")
 
 
@@ -36,7 +36,7 @@ def gaussian_calibration(epsilon: float = 1.0, delta: float = 1e-5) -> Interacti
     """Sliders ε and δ: the analytic Gaussian σ against Theorem 3.22's σ = c·Δ₂f/ε."""
     controls = {"epsilon": epsilon_slider(epsilon, low=0.05, high=10.0), "delta": privacy_delta_slider(delta)}
     fig = plots.GaussianCalibrationFigure()
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "the Gaussian mechanism's σ: analytic against Theorem 3.22")
 
 
@@ -48,7 +48,7 @@ def generalized_gaussian_density(p: float = 2.0) -> Interactive:
     fig = plots.GeneralizedGaussianDensityFigure()
     slider = widgets.FloatSlider(value=p, min=1.0, max=8.0, step=0.05, description="p (shape)",
                                  readout_format=".2f", continuous_update=True, layout=_SLIDER_LAYOUT, style=_STYLE)
-    return Interactive(fig, fig.update, {"p": slider}, "the Generalized Gaussian family, one slider p")
+    return Interactive(fig, {"p": slider}, "the Generalized Gaussian family, one slider p")
 
 
 def error_tradeoff(p: float = 4.0, k: int = 10_000, epsilon: float = 1.0, delta: float = 1e-6) -> Interactive:
@@ -60,5 +60,5 @@ def error_tradeoff(p: float = 4.0, k: int = 10_000, epsilon: float = 1.0, delta:
                 "epsilon": epsilon_slider(epsilon, low=low, high=high),
                 "delta": privacy_delta_slider(delta, low=min(TABLE_DELTA), high=max(TABLE_DELTA))}
     fig = plots.ErrorTradeoffFigure()
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "the ℓ∞ error of k counting queries and the ℓ1/ℓ∞ trade-off of p")

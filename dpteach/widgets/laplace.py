@@ -10,7 +10,7 @@ def laplace_density(epsilon: float = 1.0, sensitivity: float = 1.0) -> Interacti
     """Sliders ε and Δf driving the density of Lap(Δf/ε) and a histogram of its samples (Def 3.2)."""
     controls = {"epsilon": epsilon_slider(epsilon), "sensitivity": sensitivity_slider(sensitivity)}
     fig = plots.LaplaceDensityFigure()
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "the Laplace density Lap(Δf/ε) and its samples")
 
 
@@ -27,5 +27,5 @@ def privacy_loss(epsilon: float = 1.0, sensitivity: float = 1.0, understate: boo
                 "understate": _toggle("understate", understate, "understate Δf (calibrate to Δf/2)"),
                 "k": _int_slider("k", k, 1, 10, "k (counts)")}
     fig = plots.PrivacyLossFigure()
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "output densities on neighbours and the privacy loss (Theorem 3.6)")

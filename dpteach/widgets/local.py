@@ -21,7 +21,7 @@ def location_density(epsilon: float = 1.0, cells: int = 20, residents: int = 20_
                 "cells": _choice_slider("cells", _CELLS, cells, "grid (cells per side)")}
     city = synthetic_city(_people("residents", residents), rng=np.random.default_rng(_seed(seed)))
     fig = plots.LocationDensityFigure(city, cells_max=_CELLS[-1])
-    widget = Interactive(fig, fig.update, controls,
+    widget = Interactive(fig, controls,
                          f"the density of {residents:,} residents: central against local noise")
     # The true map and the colour scale change with the grid only: render each grid's
     # background now, so that moving the grid slider is a restore, not a redraw.
@@ -36,5 +36,5 @@ def local_vs_central(n: int = 1_000, epsilon: float = 1.0) -> Interactive:
     """Sliders n and ε: randomized response (local) against a Laplace count (central), same ε, same n."""
     controls = {"n": _choice_slider("n", _NS, n, "n (people)"), "epsilon": epsilon_slider(epsilon)}
     fig = plots.LocalCentralFigure()
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "the error of a proportion: randomized response against a central count")

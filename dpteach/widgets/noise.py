@@ -15,5 +15,5 @@ def discrete_laplace(epsilon: float = 1.0) -> Interactive:
     """
     eps = epsilon_slider(epsilon, low=0.1, high=5.0)
     fig = plots.DiscreteLaplaceFigure()
-    return Interactive(fig, fig.update, {"epsilon": eps},
+    return Interactive(fig, {"epsilon": eps},
                        "the discrete Laplace mechanism on neighbouring counts")

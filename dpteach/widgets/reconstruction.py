@@ -11,7 +11,7 @@ __all__ = ["reconstruction_attack"]
 def reconstruction_attack(noise_scale: float = 1.0, m: int = 400) -> Interactive:
     """Sliders b and m: the fraction of 100 secret bits least squares recovers from m subset sums with Lap(b) noise."""
     fig = plots.ReconstructionFigure()
-    return Interactive(fig, fig.update,
+    return Interactive(fig,
                        {"noise_scale": log_slider(noise_scale, *fig.B_RANGE, "b (noise)", name="noise_scale"),
                         "m": _choice_slider("m", fig.ms, m, "m (queries)")},
                        "reconstructing secret bits from noisy subset sums (Dinur & Nissim 2003)")

@@ -25,7 +25,7 @@ def noisy_max(people: int = 5_000, epsilon: float = 1.0) -> Interactive:
     controls = {"people": _choice_slider("people", plots.NoisyMaxFigure.TOWNS, people, "town (people)"),
                 "epsilon": epsilon_slider(epsilon)}
     fig = plots.NoisyMaxFigure(census_first_names())
-    return Interactive(fig, fig.update, controls,
+    return Interactive(fig, controls,
                        "Report Noisy Max on a town's first names (Claim 3.9)")
 
 
@@ -37,7 +37,7 @@ def exponential_choice(candidates=VENUES, utilities=VENUE_SCORES, sensitivity: f
     candidates = _names("candidates", candidates, utilities.size)
     sensitivity = _positive("sensitivity", sensitivity)
     fig = plots.ExponentialMechanismFigure(candidates, utilities, sensitivity)
-    return Interactive(fig, fig.update, {"epsilon": eps},
+    return Interactive(fig, {"epsilon": eps},
                        "the exponential mechanism on a non-numeric choice")
 
 
@@ -66,5 +66,5 @@ def above_threshold_stream(labels=None, answers=None, epsilon: float = 1.0,
     high = max(float(np.ceil(values.max())), float(threshold))
     slider = widgets.FloatSlider(value=float(threshold), min=low, max=high, step=1.0, description="T (threshold)",
                                  readout_format=".0f", layout=_SLIDER_LAYOUT, style=_STYLE)
-    return Interactive(fig, fig.update, {"epsilon": eps, "threshold": slider},
+    return Interactive(fig, {"epsilon": eps, "threshold": slider},
                        "AboveThreshold: the first query above a noisy threshold (Algorithm 1)")

@@ -29,11 +29,10 @@ def clipped_sum_sensitivity(clip: int = 3, max_value: int = 10, max_size: int = 
 
     def update(clip: int) -> dict:
         d = diffs[clip]
-        out = fig.update(d)
-        fig.axes[0].title.set_text(f"sum of values 0–{max_value} clipped to [0, {clip}]: Δf = {d.sensitivity:g}")
+        out = fig.update(d, names=(f"sum of values 0–{max_value} clipped to [0, {clip}]",))
         return {"clip": clip, "sensitivity": d.sensitivity, **out}
 
-    return Interactive(fig, update, {"clip": slider}, "the clipped sum's sensitivity, by enumeration")
+    return Interactive(fig, {"clip": slider}, "the clipped sum's sensitivity, by enumeration", update=update)
 
 
 def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
@@ -60,9 +59,7 @@ def counting_queries_sensitivity(k: int = 4, max_size: int = 2) -> Interactive:
 
     def update(k: int) -> dict:
         overlapping, disjoint = diffs[k]
-        out = fig.update(overlapping, disjoint)
-        fig.axes[0].title.set_text(f"{k} counts 'age ≥ j': Δf = {overlapping.sensitivity:g}")
-        fig.axes[1].title.set_text(f"{k} cells 'age = j': Δf = {disjoint.sensitivity:g}")
+        out = fig.update(overlapping, disjoint, names=(f"{k} counts 'age ≥ j'", f"{k} cells 'age = j'"))
         return {"k": k, "overlapping": overlapping.sensitivity, "histogram": disjoint.sensitivity, **out}
 
-    return Interactive(fig, update, {"k": slider}, "k overlapping counts against a k-cell histogram")
+    return Interactive(fig, {"k": slider}, "k overlapping counts against a k-cell histogram", update=update)
