@@ -1,8 +1,9 @@
 """The package's imports, read from its source (ast): no module imports itself back through others,
-and the build wing stays out of ``import dpteach``.
+the build wing stays out of ``import dpteach``, and a family of modules is a package, not a prefix.
 
 Every import counts, at the top of a module and inside a function: an import inside a function
-hides a circle from the interpreter until the function runs, it does not remove it.
+hides a circle from the interpreter until the function runs, it does not remove it. So does the
+``__init__`` of every package on the way to a module, which runs first.
 """
 
 import ast
@@ -10,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT
+from helpers import ROOT
 
 PACKAGE = ROOT / "dpteach"
 
@@ -32,8 +33,11 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """The package's modules that module ``name`` imports, anywhere in it.
 
     ``from .x import y`` imports x, and also y when y is a module; ``from . import y`` imports y when
-    it is a module, else the package itself (a name its __init__ defines)."""
+    it is a module, else the package itself (a name its __init__ defines). Importing ``p.q.x`` also
+    runs the ``__init__`` of p and of p.q, unless the importer lives inside them (then they are
+    already running)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    inside = {".".join(package.split(".")[:i]) for i in range(1, package.count(".") + 2)}
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
         if isinstance(node, ast.Import):
@@ -57,6 +61,10 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
                 target = target.rpartition(".")[0]
             if target and target != name:
                 out.add(target)
+            while "." in target:
+                target = target.rpartition(".")[0]
+                if target in known and target not in inside:
+                    out.add(target)
     return out
 
 
@@ -153,3 +161,40 @@ def test_import_dpteach_leaves_the_build_wing_out():
     code = "import sys, dpteach; print(sorted(m for m in sys.modules if m.startswith('dpteach.build')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert loaded.stdout.strip() == "[]"
+
+
+def test_a_circle_through_a_packages_init_is_found(tmp_path):
+    """acc imports fam.dist, which runs fam/__init__, which imports fam.mech, which imports acc: the
+    interpreter fails on it (acc is half-initialised), and the graph sees the circle."""
+    pkg = tmp_path / "pkg"
+    (pkg / "fam").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "acc.py").write_text("from .fam.dist import X\nZ = 1\n")
+    (pkg / "fam" / "__init__.py").write_text("from .dist import X\nfrom .mech import Y\n")
+    (pkg / "fam" / "dist.py").write_text("X = 1\n")
+    (pkg / "fam" / "mech.py").write_text("from ..acc import Z\nY = Z\n")
+    graph = import_graph(pkg)
+    assert graph["pkg.acc"] == {"pkg.fam", "pkg.fam.dist"}
+    assert graph["pkg.fam.mech"] == {"pkg.acc"}                  # pkg.fam is running already: no edge
+    assert circles(graph) == [["pkg.acc", "pkg.fam", "pkg.fam.mech", "pkg.acc"]]
+    run = subprocess.run([sys.executable, "-c", "import pkg.acc"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode != 0 and "partially initialized module 'pkg.acc'" in run.stderr
+
+
+def test_a_family_of_modules_is_a_package_not_a_file_name_prefix():
+    """DESIGN.md: a topic too big for one file becomes a package of the same name. No two public
+    modules at the top of dpteach share a first word (as gg_distribution, gg_sigma, … once did);
+    the Generalized Gaussian family is dpteach/generalized_gaussian/, and every public name of it
+    that dpteach offers is defined inside it."""
+    import dpteach as dp
+
+    top = sorted(p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_"))
+    first_words: dict[str, list[str]] = {}
+    for stem in top:
+        first_words.setdefault(stem.split("_")[0], []).append(stem)
+    assert not {w: s for w, s in first_words.items() if len(s) > 1}, first_words
+    assert not list(PACKAGE.glob("gg_*.py")) and not (PACKAGE / "generalized_gaussian.py").exists()
+    assert (PACKAGE / "generalized_gaussian" / "__init__.py").is_file()
+    family = dp.generalized_gaussian.__all__
+    assert len(family) >= 30 and set(family) <= set(dp.__all__)
+    assert {getattr(dp, n).__module__.rpartition(".")[0] for n in family} == {"dpteach.generalized_gaussian"}
