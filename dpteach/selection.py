@@ -145,13 +145,18 @@ def report_noisy_max_probabilities(counts, epsilon: float, *, points_per_scale: 
     z, w = _simpson_nodes(np.r_[low, high, values[values > low]], b / points)
     rows = max(1, _CHUNK // z.size)
     log_all = np.zeros_like(z)                       # Σ_j ln F_j(z), over every contender
+    single = values.size <= rows                     # one block: its ln F is kept for the second pass
+    kept = None
     for start in range(0, values.size, rows):
         block = values[start:start + rows, None]
-        log_all += multiplicity[start:start + rows] @ np.log(laplace_cdf(z - block, b))
+        log_f = np.log(laplace_cdf(z - block, b))
+        log_all += multiplicity[start:start + rows] @ log_f
+        kept = log_f if single else None
     winning = np.empty(values.size)
     for start in range(0, values.size, rows):
         block = values[start:start + rows, None]
-        others = np.exp(log_all - np.log(laplace_cdf(z - block, b)))   # ∏_{j ≠ i} F_j(z)
+        log_f = kept if single else np.log(laplace_cdf(z - block, b))
+        others = np.exp(log_all - log_f)             # ∏_{j ≠ i} F_j(z)
         winning[start:start + rows] = (laplace_pdf(z - block, b) * others) @ w
     out = np.zeros(c.size)
     out[contenders] = winning[inverse]

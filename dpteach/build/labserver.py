@@ -84,10 +84,13 @@ def stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=30)
 
 
-def open_notebook(browser, lab, path: str, viewport=(1400, 1000)):
-    """A new page with ``path`` open in the lab, and the list its page errors go to."""
+def open_notebook(browser, lab, path: str, viewport=(1400, 1000), init_script: str | None = None):
+    """A new page with ``path`` open in the lab, and the list its page errors go to. ``init_script`` (JavaScript)
+    runs in the page before the lab's own code (the browser benchmark wraps the WebSocket with it)."""
     base, token = lab
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    if init_script:
+        page.add_init_script(init_script)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{base}/lab/tree/{path}?token={token}&reset", wait_until="domcontentloaded")

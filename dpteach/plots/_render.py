@@ -19,6 +19,12 @@ every axes' limits and scales, and whatever else the figure says (``key``). If a
 moves the axes, the next frame rebuilds the cache: correct, only slower. The PNG is written
 by a small encoder (no row filter, zlib level 1), which is 2–3× faster than Pillow's
 adaptive filtering for ~5% larger files.
+
+Dynamic *texts* cost most of a frame (FreeType lays out and rasterises every string again).
+A text drawn a second time with the same string, position, font, colour and clip (a bar's
+name label while ε moves) is pasted from a **sprite**: its pixels rendered once on a
+transparent canvas and cached, like the overlays. A string seen for the first time is drawn
+directly (most titles carry the slider's value and are new on a first drag).
 """
 
 from __future__ import annotations
@@ -29,8 +35,10 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 from matplotlib.artist import Artist
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 __all__ = ["Renderer", "encode_png"]
 
@@ -44,10 +52,12 @@ def encode_png(rgba: np.ndarray, alpha: bool = False) -> bytes:
     channels = 4 if alpha else 3
     rows = np.empty((height, 1 + width * channels), dtype=np.uint8)
     rows[:, 0] = 0                                   # filter type 0 (None) on every row
-    rows[:, 1:].reshape(height, width, channels)[...] = rgba[:, :, :channels]
+    pixels = rows[:, 1:].reshape(height, width, channels)
+    for c in range(channels):                        # one channel at a time: 5-8× faster than one strided copy
+        pixels[:, :, c] = rgba[:, :, c]
     header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
     return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
-                     _chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)), _chunk(b"IEND", b"")])
+                     _chunk(b"IDAT", zlib.compress(rows, 1)), _chunk(b"IEND", b"")])
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -90,6 +100,10 @@ class Renderer:
         #: what a frame does, in order: draw these artists, then paste this overlay (either may be empty)
         self._plan: list[tuple[list[Artist], tuple[int, int, np.ndarray] | None]] = []
         self.rebuilds = 0
+        #: text sprites by what their pixels depend on (see :func:`_text_key`), and the text states seen once
+        self._sprites: dict = {}
+        self._seen: set = set()
+        self._scratch: RendererAgg | None = None
 
     # -- cache -----------------------------------------------------------------------------
     def _current_key(self, dpi: float, mode: str) -> tuple:
@@ -166,7 +180,11 @@ class Renderer:
         renderer = self.canvas.get_renderer()
         for artists, overlay in self._plan:
             for a in artists:
-                if a.get_visible():
+                if not a.get_visible():
+                    continue
+                if isinstance(a, Text):
+                    self._draw_text(a, renderer, dpi)
+                else:
                     a.draw(renderer)
             if overlay is not None:
                 x, y, image = overlay
@@ -177,6 +195,64 @@ class Renderer:
 
     def png(self, dpi: float, mode: str, solve_layout: Callable[[], None]) -> bytes:
         return encode_png(self.frame(dpi, mode, solve_layout))
+
+    # -- text sprites ------------------------------------------------------------------------
+    #: sprites kept, and text states remembered as seen once
+    MAX_SPRITES = 512
+
+    def _draw_text(self, text: Text, renderer, dpi: float) -> None:
+        """Draw ``text``: from its sprite if this exact text was drawn before, else directly."""
+        key = _text_key(text, dpi, renderer)
+        if key is None:
+            text.draw(renderer)
+            return
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            if key not in self._seen:               # the first time: draw it, remember it
+                if len(self._seen) >= 4 * self.MAX_SPRITES:
+                    self._seen.clear()
+                self._seen.add(key)
+                text.draw(renderer)
+                return
+            sprite = self._sprites[key] = self._render_sprite(text, renderer)
+            while len(self._sprites) > self.MAX_SPRITES:
+                self._sprites.pop(next(iter(self._sprites)))
+        if sprite is not False:
+            x, y, image = sprite
+            gc = renderer.new_gc()
+            renderer.draw_image(gc, x, y, image)
+            gc.restore()
+
+    def _render_sprite(self, text: Text, renderer) -> tuple[int, int, np.ndarray] | bool:
+        """``text`` alone on a transparent canvas the figure's size, cropped to its pixels (False: none)."""
+        scratch = self._scratch
+        # the canvas's own size, fractions included: a text's rows are placed from the canvas's height
+        if scratch is None or (scratch.width, scratch.height, scratch.dpi) != (renderer.width, renderer.height,
+                                                                              renderer.dpi):
+            scratch = self._scratch = RendererAgg(renderer.width, renderer.height, renderer.dpi)
+        scratch.clear()
+        try:
+            text.draw(scratch)
+            box = text.get_window_extent(scratch)
+        finally:
+            text._renderer = renderer              # Text.draw remembers its renderer: give it the canvas's back
+        rgba = np.asarray(scratch.buffer_rgba())
+        height, width = rgba.shape[:2]
+        pad = 3
+        top = max(0, int(np.floor(height - box.y1)) - pad)
+        bottom = min(height, int(np.ceil(height - box.y0)) + pad)
+        left = max(0, int(np.floor(box.x0)) - pad)
+        right = min(width, int(np.ceil(box.x1)) + pad)
+        # the whole canvas if the extent missed some pixels (they must all be in the sprite)
+        alpha = rgba[:, :, 3]
+        if top >= bottom or left >= right or \
+                alpha[top:bottom, left:right].sum(dtype=np.int64) != alpha.sum(dtype=np.int64):
+            top, bottom, left, right = 0, height, 0, width
+        cropped = _crop(rgba[top:bottom, left:right].copy())
+        if cropped is None:
+            return False
+        x, y, image = cropped
+        return x + left, y + (height - bottom), image
 
 
 def _crop(rgba: np.ndarray) -> tuple[int, int, np.ndarray] | None:
@@ -191,4 +267,22 @@ def _crop(rgba: np.ndarray) -> tuple[int, int, np.ndarray] | None:
     # draw_image places the image's first row at the bottom: flip, and give the bottom edge in pixels up
     return int(left), int(height - bottom), np.ascontiguousarray(rgba[top:bottom, left:right][::-1])
 
+
+def _text_key(text: Text, dpi: float, renderer) -> tuple | None:
+    """Everything a text's pixels depend on, or None for a text that is always drawn directly (a box
+    around it, path effects, TeX, wrapping, a clip path)."""
+    if (text._bbox_patch is not None or text.get_path_effects() or text.get_usetex() or text.get_wrap()
+            or (text.get_clip_on() and text.get_clip_path() is not None)):
+        return None
+    string = text.get_text()
+    if not string:
+        return None
+    px, py = text.get_position()
+    x, y = text.get_transform().transform((float(text.convert_xunits(px)), float(text.convert_yunits(py))))
+    clip = text.get_clip_box() if text.get_clip_on() else None
+    return (id(text), string, round(float(x), 3), round(float(y), 3), dpi, renderer.width, renderer.height,
+            text.get_rotation(), text.get_rotation_mode(), text.get_transform_rotates_text(),
+            text.get_horizontalalignment(), text.get_verticalalignment(), text._multialignment, text._linespacing,
+            hash(text.get_fontproperties()), to_rgba(text.get_color(), text.get_alpha()), text._antialiased,
+            None if clip is None else tuple(np.round(clip.bounds, 3)))
 

@@ -1,0 +1,220 @@
+"""A student's first drag, timed: every control of every widget, each value visited for the first time.
+
+The warm benchmark (run.py, "Sliders") walks a slider back and forth, so after the first pass
+every frame comes from a cache. A student who opens a chapter meets every value for the first
+time. Here each (widget, control) gets a **fresh IPython kernel**, as a chapter does: it imports
+``dpteach.widgets``, builds the widget (the first draw, as the chapter's cell does), then sets
+``control.value = v`` for 25 values up the control's range and 25 values on the way back, and
+times each from the assignment to the moment the Interactive's Image widget receives its new PNG
+(an observer on ``image.value``). The way back visits the values *between* those of the way up,
+so no value is ever drawn twice. A control with fewer than 51 positions (a toggle, a choice, a
+short integer range) visits each of its positions once.
+
+    python benchmarks/first_visit.py [--no-kernel] [NAME]  # every control (of widgets named *NAME*): table
+    python benchmarks/first_visit.py noisy_max epsilon     # one control, in this interpreter (JSON)
+    python benchmarks/first_visit.py --profile noisy_max epsilon   # cProfile of its first visits
+
+Used by run.py (`make bench`). The machine is shared: each row records the 1-minute load average
+when it ran.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+#: values on the way up, and on the way back (between those of the way up)
+PASS = 25
+
+
+def widget_factories() -> list:
+    """Every public function of dpteach.widgets that builds an Interactive with no arguments."""
+    import dpteach.widgets as w
+
+    out = []
+    for name in sorted(dir(w)):
+        obj = getattr(w, name)
+        if name.startswith("_") or not inspect.isfunction(obj):
+            continue
+        if inspect.signature(obj).return_annotation in ("Interactive", w.Interactive):
+            out.append(obj)
+    return out
+
+
+def positions(control, n: int = 2 * PASS + 1) -> list:
+    """Up to ``n`` distinct values spanning the control's whole range, in increasing order."""
+    if isinstance(control.value, bool):
+        return [False, True]
+    if hasattr(control, "options") and not hasattr(control, "min"):
+        return [o[1] if isinstance(o, tuple) else o for o in control.options]
+    if hasattr(control, "base"):                      # a log slider: evenly spaced exponents
+        grid = control.base ** np.linspace(control.min, control.max, n)
+        return [float(v) for v in grid]
+    if isinstance(control.value, int):
+        grid = np.unique(np.round(np.linspace(control.min, control.max, min(n, control.max - control.min + 1))))
+        return [int(v) for v in grid]
+    return [float(v) for v in np.linspace(control.min, control.max, n)]
+
+
+def walk(control) -> tuple[list, list]:
+    """The way up (every other position, increasing) and the way back (the positions between, decreasing),
+    without the value the control starts at (drawn already, and setting it would fire nothing)."""
+    grid = positions(control)
+    up, back = grid[0::2], grid[1::2][::-1]
+    return [v for v in up if v != control.value], [v for v in back if v != control.value]
+
+
+def measure_one(factory_name: str, control_name: str) -> dict:
+    """In this interpreter: build the widget, then visit each value once; milliseconds per visit."""
+    t = time.perf_counter()
+    import dpteach.widgets as w
+
+    imported = time.perf_counter() - t
+    t = time.perf_counter()
+    widget = getattr(w, factory_name)()
+    built = time.perf_counter() - t
+    control = widget.controls[control_name]
+    stamp: list[tuple[float, float]] = []
+    widget.image.observe(lambda _change: stamp.append((time.perf_counter(), time.process_time())), names="value")
+    seen = {repr(control.value)}
+    out: dict = {"widget": factory_name, "control": control_name, "import_s": imported, "build_s": built,
+                 "up": [], "back": [], "cpu": [], "revisits": 0, "no_new_image": 0}
+    up, back = walk(control)
+    for key, values in (("up", up), ("back", back)):
+        for value in values:
+            stamp.clear()
+            c = time.process_time()
+            t = time.perf_counter()
+            control.value = value
+            end = time.perf_counter(), time.process_time()
+            if not stamp:                        # the same PNG bytes (or a refusal): nothing sent
+                out["no_new_image"] += 1
+            shown = repr(control.value)          # after the slider's own rounding
+            if shown in seen:                    # rounded onto a value drawn before: not a first visit
+                out["revisits"] += 1
+                continue
+            seen.add(shown)
+            done = stamp[0] if stamp else end
+            out[key].append((done[0] - t) * 1000)
+            out["cpu"].append((done[1] - c) * 1000)
+    out["load"] = os.getloadavg()[0]
+    return out
+
+
+def summary(row: dict) -> dict:
+    every = row["up"] + row["back"]
+
+    def stats(ms):
+        return {"p50": float(np.percentile(ms, 50)), "p95": float(np.percentile(ms, 95)), "max": float(max(ms))} \
+            if ms else {"p50": float("nan"), "p95": float("nan"), "max": float("nan")}
+
+    return {**{k: row[k] for k in ("widget", "control", "load", "build_s", "revisits", "no_new_image")},
+            "visits": len(every), "all": stats(every), "up": stats(row["up"]), "back": stats(row["back"]),
+            "cpu": stats(row["cpu"])}
+
+
+def _one_in_fresh_kernel(factory: str, control: str) -> dict:
+    """:func:`measure_one` in a new IPython kernel (jupyter_client), as a chapter's cell runs it: the widgets'
+    comms are real, so each new image is also serialised and sent to the (absent) front end."""
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+    out: list[str] = []
+
+    def keep(msg):
+        if msg["header"]["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
+            out.append(msg["content"]["text"])
+        elif msg["header"]["msg_type"] == "error":
+            out.append("ERROR " + "\n".join(msg["content"]["traceback"]))
+
+    code = (f"import sys, json; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            f"from first_visit import measure_one; print(json.dumps(measure_one({factory!r}, {control!r})))")
+    try:
+        reply = kc.execute_interactive(code, timeout=600, output_hook=keep)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
+    text = "".join(out)
+    if reply["content"]["status"] != "ok" or not text.strip():
+        raise RuntimeError(f"{factory}.{control}: {text[-2000:]}")
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def _one_in_fresh_interpreter(factory: str, control: str) -> dict:
+    done = subprocess.run([sys.executable, __file__, factory, control], capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"{factory}.{control}: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | None = None) -> tuple[list[str], list[dict]]:
+    """Every control of every widget, each in a fresh kernel (``kernel=False``: a plain interpreter, no comms):
+    the table's lines and the rows' data. ``only``: widgets whose name contains it."""
+    rows, data = [], []
+    load_before = os.getloadavg()
+    for factory in widget_factories():
+        if only and only not in factory.__name__:
+            continue
+        for name in factory().controls:
+            s = summary(_one_in_fresh_kernel(factory.__name__, name) if kernel else
+                        _one_in_fresh_interpreter(factory.__name__, name))
+            s["ok"] = s["all"]["p95"] <= limit_ms
+            data.append(s)
+            rows.append(f"| {s['widget']} | {name} | {s['visits']} | {s['all']['p50']:.1f} | **{s['all']['p95']:.1f}** | "
+                        f"{s['all']['max']:.1f} | {s['up']['p95']:.1f} | {s['back']['p95']:.1f} | {s['cpu']['p95']:.1f} | "
+                        f"{s['load']:.2f} | "
+                        f"{'met' if s['ok'] else '**missed**'} |")
+    load_after = os.getloadavg()
+    met = sum(d["ok"] for d in data)
+    worst = max(data, key=lambda d: d["all"]["p95"])
+    where = "a fresh IPython kernel (jupyter_client; the widgets' comms send each image)" if kernel else \
+        "a fresh Python interpreter (no kernel: the widgets' comms are dummies)"
+    head = [f"Each control in {where}: import, build the widget (its first draw), then {PASS} values up "
+            f"its range and {PASS} back (the values between), each drawn for the first time; timed from "
+            "`control.value = v` to the Image widget's new PNG. Load average (1, 5, 15 min) on this shared "
+            f"2-core machine: {', '.join(f'{x:.2f}' for x in load_before)} before, "
+            f"{', '.join(f'{x:.2f}' for x in load_after)} after; the 1-minute load as each control ran is in the "
+            "table. On a loaded machine the wall-clock times include waiting for a core; *CPU p95* is the "
+            "process's own CPU time per visit (all its threads), which the load barely changes.", "",
+            f"| widget | control | first visits | p50 ms | p95 ms | max ms | way up p95 | way back p95 | CPU p95 ms | "
+            f"load | verdict (p95 ≤ {limit_ms:.0f} ms) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    tail = ["", f"{met} of {len(data)} controls meet the target; the slowest p95 is {worst['all']['p95']:.1f} ms "
+            f"({worst['widget']}, {worst['control']})."]
+    return head + rows + tail, data
+
+
+def _profile(factory: str, control: str) -> None:
+    import cProfile
+    import pstats
+
+    import dpteach.widgets as w
+
+    widget = getattr(w, factory)()
+    ctl = widget.controls[control]
+    up, back = walk(ctl)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for value in up + back:
+        ctl.value = value
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args[:1] == ["--profile"]:
+        _profile(*args[1:3])
+    elif len(args) == 2 and not any(a.startswith("-") for a in args):
+        print(json.dumps(measure_one(*args)))
+    else:
+        lines, _ = bench_first_visits(kernel="--no-kernel" not in args,
+                                      only=next((a for a in args if not a.startswith("-")), None))
+        print("\n".join(lines))
