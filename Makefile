@@ -173,9 +173,10 @@ binder-url:
 	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (a GitHub repository, or a full clone URL)"; exit 2; }
 	@$(PYTHON) dpteach/build/links.py binder "$(REPO)"
 
-# Speed, measured: tables printed and written to benchmarks/RESULTS.md (never timed asserts).
+# Speed, measured: tables printed and written to benchmarks/RESULTS.md (never timed asserts); the sliders' first
+# drag is timed in fresh kernels. BENCH_ARGS=--sliders-only: import, sliders and browser only (the rest kept).
 bench: $(VENV)/.test-installed $(SETTINGS)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 # A course's own JupyterHub: nbgitpuller clones (then updates) the workbook into each
 # student's home and opens chapter 00. REPO=owner/name means GitHub's https URL; a full clone URL

@@ -465,6 +465,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--skip-tests", action="store_true", help="do not time the test suite")
     parser.add_argument("--quick", action="store_true", help="fewer slider changes (smoke run)")
+    parser.add_argument("--sliders-only", action="store_true",
+                        help="measure import, sliders and the browser only; keep the other sections of RESULTS.md "
+                             "and results.json as the last full run wrote them (each says so, with its date)")
     parser.add_argument("only", nargs="?", choices=["grading", "first-visits"],
                         help="run only this benchmark (printed, not written)")
     args = parser.parse_args(argv)
@@ -479,6 +482,7 @@ def main(argv=None) -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     sections = [("Machine", machine(), None)]
+    kept_text, kept_data = _previous_sections() if args.sliders_only else ({}, {})
     for title, fn in [("import dpteach", bench_import),
                       ("Sliders: value change → new PNG bytes", lambda: bench_sliders(10 if args.quick else 50,
                                                                                        3 if args.quick else 10)),
@@ -493,6 +497,11 @@ def main(argv=None) -> int:
                       ("Chapter 11's live audit", bench_promises)] + (
                           [] if args.skip_tests else [("make test", bench_tests)]):
         print(f"\n## {title}", flush=True)
+        if args.sliders_only and not title.startswith(("import", "Sliders")):
+            if title in kept_text:
+                sections.append((title, kept_text[title], kept_data.get(title)))
+                print("(kept from the last full run)")
+            continue
         load = _load()
         lines, data = fn()
         lines = [f"Load average when this section started (1, 5, 15 min): {load}.", "", *lines]
@@ -509,6 +518,30 @@ def main(argv=None) -> int:
         json.dumps({t: d for t, _, d in sections if d is not None}, indent=1, default=float))
     print(f"\nwrote {RESULTS.relative_to(ROOT)}")
     return 0
+
+
+def _previous_sections() -> tuple[dict, dict]:
+    """The sections of the current RESULTS.md and results.json, by title, each marked as not re-measured."""
+    if not RESULTS.exists():
+        return {}, {}
+    text, title, out = RESULTS.read_text(), None, {}
+    date = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("- date:")), "?")
+    for line in text.splitlines():
+        if line.startswith("## "):
+            title = line[3:].strip()
+            out[title] = []
+        elif title is not None:
+            out[title].append(line)
+    for lines in out.values():
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not (lines and lines[0].startswith("*Not re-measured")):
+            lines[:0] = [f"*Not re-measured by the last run (`run.py --sliders-only`): as measured on {date}.*", ""]
+    data_path = ROOT / "benchmarks" / "results.json"
+    data = json.loads(data_path.read_text()) if data_path.exists() else {}
+    return out, data
 
 
 if __name__ == "__main__":
