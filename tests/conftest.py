@@ -7,6 +7,11 @@ from pathlib import Path
 
 import pytest
 
+# The shared names live in tests/helpers.py: test files import them from there, never from this file.
+# ARTIFACTS and needs_chromium are re-exported here only while tests/test_browser_*.py and
+# tests/test_imports.py still say `from conftest import ...`.
+from helpers import ARTIFACTS, CHROMIUM, ROOT, needs_chromium  # noqa: F401
+
 # `filterwarnings = error` (pyproject) acts in the pytest process only. The kernels that nbval, nbclient
 # and nbconvert start for the notebooks treat warnings as errors too, so that a library's
 # DeprecationWarning inside a chapter fails its cell instead of passing silently. The filter is set by a
@@ -60,26 +65,6 @@ def _nbval_closes_its_devnull() -> None:
 
 
 _nbval_closes_its_devnull()
-
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-#: Browser tests drive Debian's Chromium; where it is missing they are skipped, saying how to enable them.
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them")
-
-
-def assert_checker_contract(check, right, wrong) -> None:
-    """Every exercise checker: ✅ for the right answer, ❌ for a wrong one, "your turn" for ... or None,
-    and ❌ (not a crash) for a word or NaN."""
-    assert check(right).correct is True
-    verdict = check(wrong)
-    assert verdict.correct is False and "Not quite" in repr(verdict)
-    assert check(...).correct is None and check(None).correct is None
-    assert check("a word").correct is False
-    assert check(float("nan")).correct is False
-
 
 @pytest.fixture(scope="session")
 def root() -> Path:

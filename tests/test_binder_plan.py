@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "requirements"))
 import sync_environment  # requirements/ is not a package

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from dpteach.book import chapters
 from dpteach.build.assets import npm_pack

@@ -10,7 +10,7 @@ import sys
 
 import nbformat
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from dpteach.build.paths import Project
 

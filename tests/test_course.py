@@ -12,7 +12,7 @@ import re
 
 import nbformat
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from dpteach.build import course, editions
 from dpteach.build.paths import Project

@@ -14,7 +14,7 @@ import re
 import nbformat
 import numpy as np
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 import dpteach as dp
 from dpteach.build import editions

@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from conftest import assert_checker_contract
+from helpers import assert_checker_contract
 
 import dpteach as dp
 from dpteach.exercises import composition as ex

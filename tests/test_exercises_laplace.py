@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import assert_checker_contract
+from helpers import assert_checker_contract
 
 import dpteach as dp
 from dpteach import exercises
@@ -15,6 +15,11 @@ from dpteach import exercises
 
 def test_scale_for_count_contract():
     assert_checker_contract(exercises.check_scale_for_count, 2.0, 0.7)
+
+
+def test_feedback_renders_as_html_with_its_verdict():
+    html = exercises.check_scale_for_count(2)._repr_html_()
+    assert "Correct" in html and "<div" in html
 
 
 @pytest.mark.parametrize("wrong, says", [

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import assert_checker_contract
+from helpers import assert_checker_contract
 
 import dpteach as dp
 from dpteach import exercises as ex

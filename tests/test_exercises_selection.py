@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import assert_checker_contract
+from helpers import assert_checker_contract
 
 import dpteach as dp
 from dpteach.exercises import selection as ex

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import assert_checker_contract
+from helpers import assert_checker_contract, sensitivity_by_enumeration
 
 import dpteach as dp
 from dpteach import exercises
@@ -47,23 +47,7 @@ def test_an_unknown_wrong_answer_gets_the_generic_hint():
 
 # -- my_l1_sensitivity ---------------------------------------------------------------------------
 
-def with_norm(norm):
-    """The chapter's solution (every database with room, plus one record of each type) with the given
-    norm of the change; with the ℓ1 norm it is the reference."""
-    def wrong(f, universe, max_size):
-        largest = 0.0
-        for x in dp.all_databases(len(universe), max_size):
-            if x.sum() == max_size:
-                continue
-            for i in range(len(universe)):
-                y = x.copy()
-                y[i] += 1
-                largest = max(largest, norm(np.atleast_1d(f(y)) - np.atleast_1d(f(x))))
-        return largest
-    return wrong
-
-
-reference = with_norm(lambda change: float(np.abs(change).sum()))
+reference = sensitivity_by_enumeration(lambda change: float(np.abs(change).sum()))
 
 
 def from_empty_only(f, universe, max_size):
@@ -78,10 +62,10 @@ def test_reference_solution_passes():
 
 
 @pytest.mark.parametrize("wrong, case, says", [
-    (with_norm(lambda v: float(np.linalg.norm(v))), "opposite directions", "ℓ2 norm"),
-    (with_norm(lambda v: float(np.abs(v).max())), "opposite directions", "single coordinate (ℓ∞)"),
-    (with_norm(lambda v: abs(float(v.sum()))), "opposite directions", "summed change"),
-    (with_norm(lambda v: float(v.sum())), "opposite directions", "summed change"),
+    (sensitivity_by_enumeration(lambda v: float(np.linalg.norm(v))), "opposite directions", "ℓ2 norm"),
+    (sensitivity_by_enumeration(lambda v: float(np.abs(v).max())), "opposite directions", "single coordinate (ℓ∞)"),
+    (sensitivity_by_enumeration(lambda v: abs(float(v.sum()))), "opposite directions", "summed change"),
+    (sensitivity_by_enumeration(lambda v: float(v.sum())), "opposite directions", "summed change"),
     (from_empty_only, "grows with the size", "only compared the empty database"),
 ])
 def test_typical_wrong_functions_fail_naming_the_case_and_the_mistake(wrong, case, says):

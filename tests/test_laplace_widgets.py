@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 import dpteach as dp
-from dpteach import widgets
+from dpteach import plots, widgets
+
+
+def test_tail_figure_matches_fact_3_7():
+    rng = np.random.default_rng(7)
+    f = plots.TailFigure(rng.laplace(0, 2.0, 100_000), scale=2.0)
+    t1 = np.argmin(np.abs(f.t - 1.0))
+    assert f.empirical[t1] == pytest.approx(math.exp(-f.t[t1]), abs=0.01)
 
 
 def test_laplace_density_follows_b_equals_sensitivity_over_epsilon():

@@ -13,7 +13,7 @@ import re
 import sys
 import warnings
 
-from conftest import ROOT
+from helpers import ROOT
 
 try:
     import tomllib

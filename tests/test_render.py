@@ -7,43 +7,18 @@ full ``canvas.draw()`` of the same state. And since the axes are fixed over each
 whole range, moving a control never rebuilds the cached background (static_key aside).
 """
 
-import inspect
 import io
 
 import numpy as np
 import PIL.Image
 import pytest
+from helpers import control_values, widget_factories
 
 import dpteach as dp
 from dpteach import plots
 from dpteach.plots._render import encode_png
 
-
-def _factories():
-    out = []
-    for name in sorted(dp.widgets.__all__):
-        obj = getattr(dp.widgets, name)
-        if inspect.isfunction(obj) and inspect.signature(obj).return_annotation in ("Interactive", dp.widgets.Interactive):
-            out.append(obj)
-    return out
-
-
-FACTORIES = _factories()
-
-
-def _walk(control, n: int = 5) -> list:
-    """n values across the control's whole range (ends included), as a student drags it."""
-    if isinstance(control.value, bool):
-        return [not control.value, control.value]
-    if hasattr(control, "options") and not hasattr(control, "min"):
-        opts = [o[1] if isinstance(o, tuple) else o for o in control.options]
-        picks = sorted({0, len(opts) // 3, len(opts) // 2, 2 * len(opts) // 3, len(opts) - 1})
-        return [opts[i] for i in picks]
-    if hasattr(control, "base"):
-        grid = control.base ** np.linspace(control.min, control.max, n)
-    else:
-        grid = np.linspace(control.min, control.max, n)
-    return [type(control.value)(round(v) if isinstance(control.value, int) else v) for v in grid]
+FACTORIES = list(widget_factories().values())
 
 
 def _assert_titles_fit(fig, where: str) -> None:
@@ -142,6 +117,25 @@ def _full_draw(figure) -> np.ndarray:
     return np.asarray(figure.fig.canvas.buffer_rgba())[:, :, :3].astype(int)
 
 
+def test_style_is_projector_readable_and_presentation_enlarges_it():
+    base = plots.style()["font.size"]
+    assert base >= 12
+    plots.presentation()
+    try:
+        assert plots.style()["font.size"] > base
+        fig, _ = plots.new_figure()
+        assert fig.get_size_inches()[0] >= 12
+    finally:
+        plots.presentation(False)
+    assert plots.style()["font.size"] == base
+
+
+def test_png_bytes_renders_a_png():
+    fig = plots.LaplaceDensityFigure()
+    fig.update(1.0)
+    assert plots.png_bytes(fig.fig).startswith(b"\x89PNG")
+
+
 def test_encode_png_round_trips():
     rgba = np.random.default_rng(0).integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
     back = np.asarray(PIL.Image.open(io.BytesIO(encode_png(rgba))))
@@ -165,7 +159,7 @@ def test_blitted_frames_equal_full_draws(factory, presentation):
         if not widget.figure.dynamic:
             pytest.skip("figure drawn whole on every frame")
         for name, control in widget.controls.items():
-            for value in _walk(control):
+            for value in control_values(control):
                 widget.set(**{name: value})
                 blit = widget.figure.frame()[:, :, :3].astype(int)
                 full = _full_draw(widget.figure)
@@ -191,7 +185,7 @@ def test_moving_a_control_keeps_the_cached_background(factory):
     renderer = widget.figure._renderer
     keys = {widget.figure.static_key()}
     for name, control in widget.controls.items():
-        for value in _walk(control):
+        for value in control_values(control):
             widget.set(**{name: value})
             keys.add(widget.figure.static_key())
         widget.reset()
@@ -209,9 +203,7 @@ KNOWN_OVERLAPS: set[str] = set()
 def _settings(control) -> list:
     """Nine values across a control's range, ends included, and its default (a moving marker crosses a
     legend between the ends); every option of a selection; both states of a toggle."""
-    if hasattr(control, "options") and not hasattr(control, "min"):
-        return [o[1] if isinstance(o, tuple) else o for o in control.options]
-    return _walk(control, 9) + [control.value]
+    return control_values(control, 9, every_option=True) + [control.value]
 
 
 def test_the_overlap_check_sees_a_legend_crossed_by_a_marker():

@@ -15,7 +15,7 @@ import re
 
 import nbformat
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from nbclient import NotebookClient
 
 pytestmark = pytest.mark.reseed

@@ -8,53 +8,20 @@ submodules) is swept without editing this file.
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 import warnings
 
 import pytest
+from helpers import control_values, widget_factories
 
-from dpteach import widgets
 from dpteach.widgets import Interactive
 
-
-def _returns_interactive(func) -> bool:
-    annotation = inspect.signature(func).return_annotation
-    return annotation is Interactive or (isinstance(annotation, str) and annotation.split(".")[-1] == "Interactive")
-
-
-def discover() -> dict[str, object]:
-    """Every public function of dpteach.widgets and its submodules that returns an Interactive."""
-    modules = [widgets] + [importlib.import_module(f"{widgets.__name__}.{m.name}")
-                           for m in pkgutil.iter_modules(widgets.__path__) if not m.name.startswith("_")]
-    found = {}
-    for module in modules:
-        for name, obj in vars(module).items():
-            if (not name.startswith("_") and inspect.isfunction(obj)
-                    and obj.__module__.startswith(widgets.__name__) and _returns_interactive(obj)):
-                found[f"{obj.__module__}.{name}"] = obj
-    # the same function re-exported under two module paths is swept once
-    unique = {}
-    for key, obj in sorted(found.items()):
-        unique.setdefault(id(obj), (key, obj))
-    return dict(unique.values())
-
-
-FACTORIES = discover()
+FACTORIES = widget_factories()
 
 
 def settings(control) -> list:
-    """Minimum, maximum and default of a slider; both states of a toggle; every option of a selection."""
-    if isinstance(control.value, bool):
-        return [not control.value, control.value]
-    if hasattr(control, "options"):
-        options = control.options
-        values = [o[1] if isinstance(o, tuple) else o for o in options]
-        return values + [control.value]
-    if hasattr(control, "base"):          # log slider: min and max are exponents
-        return [control.base ** control.min, control.base ** control.max, control.value]
-    return [control.min, control.max, control.value]
+    """Minimum and maximum of a slider, then its default; both states of a toggle; every option of a
+    selection, then the default."""
+    return control_values(control, 2, every_option=True) + [control.value]
 
 
 def test_discovery_finds_the_known_widgets():
@@ -83,8 +50,8 @@ def test_every_control_at_min_max_and_default(factory):
 def test_all_controls_at_their_minimum_then_maximum_together(factory):
     """The corners of the control space: every control at its first setting at once, then its last."""
     w = factory()
-    for corner in (0, 1):
-        w.set(**{name: settings(c)[corner] for name, c in w.controls.items()})
+    for corner in (0, -1):
+        w.set(**{name: control_values(c, 2, every_option=True)[corner] for name, c in w.controls.items()})
         assert w.status.value == "", w.status.value
         assert bytes(w.image.value).startswith(b"\x89PNG")
 

@@ -9,7 +9,7 @@ The reader's book (Sphinx) is checked in test_book_site.py and, in Chromium, in 
 
 import nbformat
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from dpteach.build import slides
 from dpteach.build.book import instructor_edition
