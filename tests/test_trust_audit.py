@@ -13,13 +13,12 @@ entry two tests run :func:`dpteach.privacy_audit`:
   far above the claim (the expected margin is in each entry's ``note``); with the fixed seed
   the outcome is deterministic.
 
-Adding a mechanism is one entry. Entries for mechanisms still being written are guarded:
-they are skipped, with the reason, until the names they need exist in ``dpteach``.
+Adding a mechanism is one entry. Nothing is skipped: a mechanism renamed or removed from
+``dpteach`` fails its entries (and a public one without an entry fails the coverage test below).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -38,27 +37,13 @@ class Entry:
     twin: Callable               # the same with half the noise scale
     x: object
     y: object
-    epsilon: float | Callable    # the claim (a callable computes it once the mechanism exists)
+    epsilon: float | Callable    # the claim (a callable is computed when the test runs, not at collection)
     delta: float = 0.0
     n: int = 100_000
     thresholds: tuple | None = None
-    needs: tuple[str, ...] = ()  # names that must exist in dpteach (a "module:attr" looks in a submodule)
     private: bool = True         # False for a mechanism the workbook shows to be broken
     note: str = ""
     covers: tuple[str, ...] = field(default=())   # the public names this entry audits
-
-    def missing(self) -> list[str]:
-        out = []
-        for need in self.needs:
-            module, _, attr = need.rpartition(":")
-            try:
-                owner = importlib.import_module(f"dpteach.{module}") if module else dp
-            except ImportError:
-                out.append(need)
-                continue
-            if not hasattr(owner, attr):
-                out.append(need)
-        return out
 
     def claim(self) -> float:
         return self.epsilon() if callable(self.epsilon) else self.epsilon
@@ -130,7 +115,7 @@ def _generalized_gaussian(sigma):
 
 def _generalized_gaussian_claim() -> float:
     """ε at δ = 10⁻⁵ of one coordinate of GG(p = 1.5, σ = 4) shifted by 1, from the workbook's accountant."""
-    from dpteach import accountant
+    from dpteach.generalized_gaussian import accountant
     pld = accountant.privacy_loss_distribution(accountant.GeneralizedGaussianNoise(GG_P, GG_SIGMA), k=1)
     return pld.epsilon(GG_DELTA)
 
@@ -153,11 +138,11 @@ REGISTRY = [
           note="deliberately broken: ~80% of outputs from f = 0 are impossible from f = 1, ε = ∞"),
     Entry("report_noisy_max: 5 counts, the other four go up", _noisy_max(1.0), _noisy_max(2.0),
           np.zeros(5), np.array([0.0, 1, 1, 1, 1]), 1.0, n=100_000, thresholds=tuple(range(5)),
-          needs=("report_noisy_max",), covers=("report_noisy_max",),
+          covers=("report_noisy_max",),
           note="exact: ln Pr ratio of index 0 is 0.98 (twin 1.98)"),
     Entry("exponential_mechanism: 10 candidates", _exponential(1.0), _exponential(0.5),
           np.array([0.0] + [1.0] * 9), np.array([1.0] + [0.0] * 9), 1.0, n=100_000, thresholds=tuple(range(10)),
-          needs=("exponential_mechanism",), covers=("exponential_mechanism",),
+          covers=("exponential_mechanism",),
           note="exact: ln ratio of candidate 0 is 0.90 (twin 1.78)"),
     Entry("above_threshold: 5 below, then 1", _above_threshold(1.0), _above_threshold(0.5), _AT_X, _AT_Y, 1.0,
           n=50_000, thresholds=tuple(range(-1, 6)), covers=("above_threshold",),
@@ -166,12 +151,10 @@ REGISTRY = [
           n=40_000, thresholds=tuple(range(-1, 6)), covers=("sparse_vector",),
           note="c = 1 is AboveThreshold run through Sparse; for c ≥ 2 the twin's excess needs far more samples"),
     Entry("gaussian_mechanism: (1, 1e-5), Δ₂ = 1", _gaussian(1.0), _gaussian(0.5), 0, 1, 1.0, delta=1e-5,
-          n=200_000, needs=("gaussian_mechanism",), covers=("gaussian_mechanism",),
+          n=200_000, covers=("gaussian_mechanism",),
           note="twin σ halved: Pr[Z ≥ 4] ≈ 0.054 vs 0.016 on the neighbour, ratio 3.3 > e"),
     Entry(f"generalized_gaussian_mechanism: p = {GG_P}, σ = {GG_SIGMA}", _generalized_gaussian(GG_SIGMA),
           _generalized_gaussian(GG_SIGMA / 2), 0, 1, _generalized_gaussian_claim, delta=GG_DELTA, n=200_000,
-          needs=("generalized_gaussian_mechanism", "accountant:privacy_loss_distribution",
-                 "accountant:GeneralizedGaussianNoise"),
           covers=("generalized_gaussian_mechanism",), note="claim from the PLD accountant; twin σ halved"),
 ]
 
@@ -181,10 +164,6 @@ OTHER_MECHANISMS = {"report_noisy_max", "above_threshold", "sparse_vector"}
 
 
 def _run(entry: Entry, which: str, seed: int) -> dp.AuditResult:
-    missing = entry.missing()
-    if missing:
-        pytest.skip(f"{entry.name}: dpteach has no {', '.join(missing)} yet (being written); "
-                    "this entry runs as soon as it lands")
     mechanism = entry.mechanism if which == "real" else entry.twin
     return dp.privacy_audit(mechanism, entry.x, entry.y, entry.claim(), entry.delta, n=entry.n, alpha=ALPHA,
                             thresholds=entry.thresholds, rng=np.random.default_rng(seed))
