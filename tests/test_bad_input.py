@@ -1,19 +1,30 @@
-"""The trust suite's bad-input table: every public function and class of dpteach refuses bad values.
+"""The bad-input table: every public function and class of dpteach refuses bad values, naming them.
 
 DESIGN.md: "every public function checks its parameters and raises ValueError naming the
-parameter, the value and the allowed range"; a value of the wrong kind raises TypeError.
-tests/test_validation.py checks the chapters 01–05 maths in depth; this table covers the
-WHOLE public API (every function or class in ``dp.__all__``) by introspection:
+parameter, the value and the allowed range"; a value of the wrong kind (a string, a bool, a float
+where an integer is needed, a RandomState where a Generator is needed) raises TypeError. The
+ranges come from Dwork & Roth: ε > 0 and Δf > 0 (Definition 3.3, Theorem 3.6), b > 0
+(Definition 3.2), 0 < β ≤ 1 and k ≥ 1 (Theorem 3.8).
 
-* ``VALID`` holds one valid call per public callable (a factory, so every test gets fresh
+One table, ``CASES``, each row a public name, the arguments that replace some of its valid ones,
+the exception, the parameter the message must name and the text it must show. It is built
+from two sources and each row appears once:
+
+* by introspection, for the WHOLE public API (every function or class in ``dp.__all__``):
+  ``VALID`` holds one valid call per public callable (a factory, so every test gets fresh
   objects); ``EXEMPT`` lists, with the reason, the public names that take no user input to
-  check (result records, exception types).
-* For every parameter, ``KIND`` (by parameter name, overridden per function in ``KIND_OF``)
-  says what the parameter is; each kind has a row of bad values — zero, negative, NaN, ±inf,
-  wrong types, wrong shapes, empty arrays, k < 1, δ outside its range, p < 1 — and the
-  exception each must raise, naming the parameter.
-* A meta-test fails, listing them, when a public name has neither a VALID nor an EXEMPT entry,
-  so a new function cannot slip past the table.
+  check (result records, exception types). For every parameter, ``KIND`` (by parameter name,
+  overridden per function in ``KIND_OF``) says what the parameter is; each kind has a row of bad
+  values (zero, negative, NaN, ±inf, wrong types, wrong shapes, empty arrays, k < 1, δ outside its
+  range, p < 1) and the exception each must raise;
+* by hand, for the maths of chapters 01–05 (``MATHS_LAYER``), in depth: the message shows the
+  bad value ("got -1"), and bad combinations of arguments (f(x) and f(y) of different shapes,
+  z whose last axis is not k, min_size = max_size). A hand row that repeats an introspected one
+  adds what its message must show to it.
+
+Meta-tests fail, listing them, when a public name has neither a VALID nor an EXEMPT entry, when a
+table entry names something that is no longer public, or when a parameter has no kind, so nothing
+slips past the table and nothing is silently dropped from it.
 """
 
 from __future__ import annotations
@@ -22,11 +33,13 @@ import inspect
 import math
 import re
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import pytest
 
 import dpteach as dp
+from dpteach import accuracy, estimate, laplace, sensitivity
 
 NAN, INF = float("nan"), float("inf")
 
@@ -45,12 +58,12 @@ def _gg_valid():
 
 
 def _noise():
-    from dpteach import accountant
+    from dpteach.generalized_gaussian import accountant
     return accountant.GeneralizedGaussianNoise(2.0, 3.0)
 
 
 def _town():
-    return dp.synthetic_town(50, rng=_rng()) if hasattr(dp, "synthetic_town") else {"age": [1, 2]}
+    return dp.synthetic_town(50, rng=_rng())
 
 
 #: name -> factory of valid keyword arguments.
@@ -81,7 +94,7 @@ VALID = {
     "linf_errors": lambda: dict(true_answer=[3.0, 4.0], sensitivity=1.0, epsilon=1.0, runs=5, rng=_rng(),
                                 chunk_size=100),
     "accuracy_monte_carlo": lambda: dict(true_answer=[3.0, 4.0], beta=0.05, sensitivity=1.0, epsilon=1.0,
-                                         runs=5, rng=_rng(), confidence=0.95),
+                                         runs=5, rng=_rng(), confidence=0.95, method="clopper-pearson"),
     "capped_histogram": lambda: dict(users=[7, 7, 8], cells=[0, 1, 1], n_cells=3, cap=2),
     "census_first_names": lambda: dict(),
     "chapter_map": lambda: dict(),
@@ -141,7 +154,6 @@ VALID = {
     "privacy_loss_distribution": lambda: dict(noise=_noise(), k=2),
     "calibration_audit": lambda: dict(noise=_noise(), k=1, epsilon=1.0, delta=1e-5, samples=200, rng=_rng()),
     "calibration_table": lambda: dict(),
-    "calibration_table_rows": lambda: dict(k=2, p=1.5),
     "counting_query_errors": lambda: dict(k=4, epsilon=1.0, delta=1e-5, p=1.5),
     "ganesh_zhao_shapes": lambda: dict(k=[10, 100], epsilon=1.0, delta=1e-5),
     "ganesh_zhao_growth": lambda: dict(k=[20, 100], anchor_k=100.0),
@@ -362,9 +374,26 @@ KIND_OF = {
     "simulate_laplace_attack": {"epsilon": "array"},
 }
 
+
 #: (function, parameter, bad value) rows known NOT to raise as the table expects: each is a finding
 #: about someone else's code, kept visible as a strict xfail (it turns red when it is fixed).
 KNOWN_GAPS: dict[tuple[str, str, str], str] = {}
+
+#: Parameters that are not plain values (functions, objects, options) and are checked elsewhere.
+_NOT_VALUES = {"f", "universe", "min_size", "ord", "method", "disjoint", "obj", "docstring", "data", "folder",
+               "mechanism", "thresholds", "pilot", "size", "candidates", "points_per_scale", "reach", "queries",
+               "users", "nonnegative", "gamma", "rows", "budget", "y", "resolution", "rtol",
+               "vectorized", "noise", "event_noise", "samples", "tail_mass", "split", "name", "std"}
+
+#: The maths of chapters 01–05 (dpteach.laplace, dpteach.sensitivity, dpteach.accuracy, and the
+#: Clopper–Pearson bounds of dpteach.estimate that accuracy's intervals are made of): the hand rows.
+MATHS_LAYER = (
+    "laplace_pdf", "laplace_cdf", "laplace_logpdf", "laplace_tail", "laplace_scale", "laplace_mechanism",
+    "privacy_loss", "proof_steps", "laplace_accuracy_bound", "all_databases", "neighbour_differences",
+    "l1_sensitivity", "l2_sensitivity", "neighbour_differences_reference", "replace_one_sensitivity",
+    "linf_error_tail", "linf_error_density", "linf_error_quantile", "expected_linf_error", "binomial_ci",
+    "clopper_pearson_lower", "clopper_pearson_upper", "linf_errors", "accuracy_monte_carlo",
+)
 
 
 def _public() -> dict[str, object]:
@@ -373,46 +402,207 @@ def _public() -> dict[str, object]:
             or (callable(getattr(dp, name)) and not inspect.ismodule(getattr(dp, name)))}
 
 
+PUBLIC = _public()
+
+
 def _label(value) -> str:
+    """A stable test-id fragment: the repr of plain values, the type name of other objects."""
     if value is None or isinstance(value, (bool, int, float, str, list)):
         return repr(value)
     return type(value).__name__
 
 
-def _cases():
-    out = []
-    public = _public()
-    for name in sorted(VALID):
-        if name not in public:
+class Row(NamedTuple):
+    name: str              # the public name called
+    overrides: dict        # the arguments replacing valid ones
+    exc: type              # ValueError or TypeError
+    named: str             # the parameter the message must name
+    shows: tuple           # texts the message must show
+
+
+ROWS: dict[str, Row] = {}
+
+
+def case(name, overrides, exc, named=None, shows=None):
+    """Add a row (``named``: the parameter the message must name, by default the one overridden). A row
+    already in the table must expect the same exception; what the message must show is added to it."""
+    if named is None:
+        (named,) = overrides
+    key = f"{name}-" + ",".join(f"{k}={_label(v)}" for k, v in overrides.items())
+    shows = () if shows is None else (shows,)
+    old = ROWS.get(key)
+    if old is not None:
+        assert (old.exc, old.named) == (exc, named), f"{key}: two rows disagree: {old} and {exc, named}"
+        shows = old.shows + tuple(s for s in shows if s not in old.shows)
+    ROWS[key] = Row(name, overrides, exc, named, shows)
+
+
+# -- by introspection: every parameter of every public callable, by its kind ----------------------
+
+for _name in sorted(VALID):
+    if _name not in PUBLIC:         # a stale entry: test_every_table_entry_is_public fails, naming it
+        continue
+    _params = inspect.signature(PUBLIC[_name]).parameters
+    for _param in VALID[_name]():
+        if _param not in _params:
             continue
-        params = inspect.signature(public[name]).parameters
-        valid = VALID[name]()
-        for param in valid:
-            if param not in params:
-                continue
-            kind = KIND_OF.get(name, {}).get(param, KIND.get(param))
-            if kind is None:
-                continue
-            for bad, exc in BAD[kind]:
-                key = (name, param, _label(bad))
-                marks = [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[key])] if key in KNOWN_GAPS else []
-                out.append(pytest.param(name, param, bad, exc, marks=marks, id=f"{name}-{param}={_label(bad)}"))
-    return out
+        _kind = KIND_OF.get(_name, {}).get(_param, KIND.get(_param))
+        if _kind is None:
+            continue
+        for _bad, _exc in BAD[_kind]:
+            case(_name, {_param: _bad}, _exc)
 
 
-CASES = _cases()
+# -- by hand: the chapters 01–05 maths in depth ---------------------------------------------------
 
+#: The names of the maths layer given rows by hand.
+BY_HAND: set[str] = set()
+
+
+def by_hand(name, overrides, exc, named=None, shows=None):
+    BY_HAND.add(name)
+    case(name, overrides, exc, named, shows)
+
+
+def with_param(name):
+    """The functions of the maths layer that take a parameter called ``name``."""
+    return [f for f in MATHS_LAYER if name in inspect.signature(PUBLIC[f]).parameters]
+
+
+# ε > 0, Δf > 0, b > 0: zero, negative, NaN, infinite → ValueError naming the parameter and the value.
+for param in ("epsilon", "sensitivity", "scale"):
+    for func in with_param(param):
+        for bad in (0, -1, NAN, INF, -INF):
+            by_hand(func, {param: bad}, ValueError, param, f"got {bad!r}")
+        # A string or a bool is not a number at all → TypeError.
+        for bad in ("1", True, None, [1.0]):
+            by_hand(func, {param: bad}, TypeError, param)
+
+# 0 < β ≤ 1 (Theorem 3.8, where the book writes δ).
+for bad in (0, 1.5, -0.1, NAN, INF):
+    by_hand("laplace_accuracy_bound", {"beta": bad}, ValueError, "beta", f"got {bad!r}")
+for bad in ("0.05", True):
+    by_hand("laplace_accuracy_bound", {"beta": bad}, TypeError, "beta")
+
+# k ≥ 1 coordinates, an integer (Theorem 3.8).
+for bad in (0, -3):
+    by_hand("laplace_accuracy_bound", {"k": bad}, ValueError, "k", f"got {bad!r}")
+for bad in (2.5, True, 10.0, "10"):
+    by_hand("laplace_accuracy_bound", {"k": bad}, TypeError, "k")
+
+# f(x) for the mechanism: finite, not empty (Definition 3.3).
+for bad, shows in ([1.0, NAN], "nan"), (NAN, "nan"), ([INF, 2.0], "inf"), (-INF, "inf"), ([], "empty"):
+    by_hand("laplace_mechanism", {"true_answer": bad}, ValueError, "true_answer", shows)
+for bad in ("42", ["a", "b"], None):
+    by_hand("laplace_mechanism", {"true_answer": bad}, TypeError, "true_answer")
+
+# rng: a numpy Generator or None.
+for bad in (42, np.random.RandomState(0), "seed", np.random.PCG64(0)):
+    by_hand("laplace_mechanism", {"rng": bad}, TypeError, "rng")
+
+# fx, fy and z for the privacy loss and the proof (Theorem 3.6).
+for func in ("privacy_loss", "proof_steps"):
+    by_hand(func, {"fx": [0.0, 0.0], "fy": [1.0, 0.0, 0.0]}, ValueError, "fx")             # shapes differ
+    by_hand(func, {"fx": [0.0, 0.0], "fy": 1.0, "z": [[0.0, 0.0]]}, ValueError, "fx")       # vector vs scalar
+    by_hand(func, {"fx": NAN}, ValueError, "fx", "nan")
+    by_hand(func, {"fy": INF}, ValueError, "fy", "inf")
+    by_hand(func, {"fx": [[0.0, 1.0]], "fy": [[1.0, 1.0]]}, ValueError, "fx")               # a 2-d answer
+    by_hand(func, {"fx": [], "fy": []}, ValueError, "fx", "empty")
+    by_hand(func, {"z": [0.0, NAN]}, ValueError, "z", "nan")
+    by_hand(func, {"fx": [0.0, 0.0], "fy": [1.0, 0.0], "z": [0.0, 0.0, 0.0]}, ValueError, "z")  # last axis ≠ k
+
+# Points at which the distribution is evaluated.
+for func in ("laplace_pdf", "laplace_cdf", "laplace_logpdf"):
+    by_hand(func, {"x": [0.0, NAN]}, ValueError, "x", "nan")
+    by_hand(func, {"x": "0.5"}, TypeError, "x")
+by_hand("laplace_tail", {"t": -1.0}, ValueError, "t")                   # Fact 3.7 needs t ≥ 0
+by_hand("laplace_tail", {"t": [1.0, NAN]}, ValueError, "t", "nan")
+
+# The enumeration of Definition 3.1.
+for func in ("all_databases", "neighbour_differences", "l1_sensitivity", "l2_sensitivity",
+             "neighbour_differences_reference"):
+    by_hand(func, {"max_size": 0}, ValueError, "max_size", "got 0")
+    by_hand(func, {"max_size": 2.5}, TypeError, "max_size")
+    by_hand(func, {"max_size": True}, TypeError, "max_size")
+    by_hand(func, {"min_size": -1}, ValueError, "min_size", "got -1")
+    by_hand(func, {"min_size": 2}, ValueError, "min_size", "got 2")       # = max_size: no room to grow
+    by_hand(func, {"min_size": 0.5}, TypeError, "min_size")
+by_hand("all_databases", {"universe_size": 0}, ValueError, "universe_size", "got 0")
+by_hand("all_databases", {"universe_size": 2.0}, TypeError, "universe_size")
+for func in ("neighbour_differences", "l1_sensitivity", "l2_sensitivity", "neighbour_differences_reference",
+             "replace_one_sensitivity"):
+    by_hand(func, {"f": 42}, TypeError, "f")
+    by_hand(func, {"universe": []}, ValueError, "universe")
+for func in ("neighbour_differences", "neighbour_differences_reference", "replace_one_sensitivity"):
+    by_hand(func, {"ord": 3}, ValueError, "ord", "got 3")
+    by_hand(func, {"ord": np.inf}, ValueError, "ord")
+by_hand("replace_one_sensitivity", {"size": 0}, ValueError, "size", "got 0")
+by_hand("replace_one_sensitivity", {"size": 2.5}, TypeError, "size")
+by_hand("replace_one_sensitivity", {"universe": [0]}, ValueError, "universe")
+
+# Theorem 3.8 by simulation, and the exact law of the largest of k noises (chapter 05).
+for func in ("linf_error_quantile", "accuracy_monte_carlo"):
+    for bad in (0, 1.5, -0.1, NAN, INF):
+        by_hand(func, {"beta": bad}, ValueError, "beta", f"got {bad!r}")
+    for bad in ("0.05", True):
+        by_hand(func, {"beta": bad}, TypeError, "beta")
+for func in ("linf_error_tail", "linf_error_density", "linf_error_quantile", "expected_linf_error"):
+    for bad in (0, -3):
+        by_hand(func, {"k": bad}, ValueError, "k", f"got {bad!r}")
+    for bad in (2.5, True, "10"):
+        by_hand(func, {"k": bad}, TypeError, "k")
+for func in ("linf_error_tail", "linf_error_density"):
+    by_hand(func, {"threshold": -1.0}, ValueError, "threshold")
+    by_hand(func, {"threshold": [1.0, NAN]}, ValueError, "threshold", "nan")
+for func in ("linf_errors", "accuracy_monte_carlo"):
+    by_hand(func, {"true_answer": [1.0, NAN]}, ValueError, "true_answer", "nan")
+    by_hand(func, {"true_answer": []}, ValueError, "true_answer", "empty")
+    by_hand(func, {"runs": 0}, ValueError, "runs", "got 0")
+    by_hand(func, {"runs": 2.5}, TypeError, "runs")
+    by_hand(func, {"rng": 42}, TypeError, "rng")
+by_hand("linf_errors", {"chunk_size": 0}, ValueError, "chunk_size", "got 0")
+by_hand("binomial_ci", {"trials": 0}, ValueError, "trials", "got 0")
+by_hand("binomial_ci", {"successes": 11}, ValueError, "successes", "got 11")
+by_hand("binomial_ci", {"successes": 1.5}, TypeError, "successes")
+for bad in (0, 1, NAN):
+    by_hand("binomial_ci", {"confidence": bad}, ValueError, "confidence")
+by_hand("binomial_ci", {"method": "wald"}, ValueError, "method", "wald")
+for func in ("clopper_pearson_lower", "clopper_pearson_upper"):
+    by_hand(func, {"successes": 11}, ValueError, "successes", "got 11")
+    by_hand(func, {"trials": 0}, ValueError, "trials", "got 0")
+    for bad in (0, 1, NAN):
+        by_hand(func, {"alpha": bad}, ValueError, "alpha")
+
+
+def _marks(row: Row) -> list:
+    if len(row.overrides) != 1:
+        return []
+    ((param, bad),) = row.overrides.items()
+    gap = KNOWN_GAPS.get((row.name, param, _label(bad)))
+    return [pytest.mark.xfail(strict=True, reason=gap)] if gap else []
+
+
+CASES = [pytest.param(*row, marks=_marks(row), id=key) for key, row in ROWS.items()]
+
+
+# -- the table covers everything ------------------------------------------------------------------
 
 def test_every_public_callable_is_in_the_table():
     """A public function or class with no VALID entry (and no EXEMPT reason) fails here, by name."""
-    missing = sorted(set(_public()) - set(VALID) - set(EXEMPT))
-    assert not missing, ("public names with no entry in tests/test_trust_bad_input.py (add a valid call to "
+    missing = sorted(set(PUBLIC) - set(VALID) - set(EXEMPT))
+    assert not missing, ("public names with no entry in tests/test_bad_input.py (add a valid call to "
                          f"VALID, or a reason to EXEMPT): {missing}")
+
+
+def test_every_table_entry_is_public():
+    """A public name renamed or removed fails here, by name, instead of dropping its rows silently."""
+    stale = sorted((set(VALID) | set(EXEMPT) | set(MATHS_LAYER)) - set(dp.__all__))
+    assert not stale, f"entries of tests/test_bad_input.py that dpteach no longer exports: {stale}"
 
 
 def test_every_valid_call_succeeds():
     """The baseline calls are valid, so each error in the table comes from the one argument changed."""
-    for name, obj in _public().items():
+    for name, obj in PUBLIC.items():
         if name in VALID:
             obj(**VALID[name]())
 
@@ -420,7 +610,7 @@ def test_every_valid_call_succeeds():
 def test_every_parameter_of_every_entry_has_a_kind():
     """No parameter is silently left out: each has a kind, or is explicitly marked None (not a plain value)."""
     unknown = []
-    for name, obj in _public().items():
+    for name, obj in PUBLIC.items():
         if name not in VALID:
             continue
         for param in inspect.signature(obj).parameters.values():
@@ -432,25 +622,59 @@ def test_every_parameter_of_every_entry_has_a_kind():
     assert not unknown, f"parameters with no kind in KIND / KIND_OF: {unknown}"
 
 
-#: Parameters that are not plain values (functions, objects, options) and are checked elsewhere.
-_NOT_VALUES = {"f", "universe", "min_size", "ord", "method", "disjoint", "obj", "docstring", "data", "folder",
-               "mechanism", "thresholds", "pilot", "size", "candidates", "points_per_scale", "reach", "queries",
-               "users", "nonnegative", "gamma", "rows", "budget", "y", "resolution", "rtol",
-               "vectorized", "noise", "event_noise", "samples", "tail_mass", "split", "name", "std"}
-
-
-@pytest.mark.parametrize("name, param, bad, exc", CASES)
-def test_bad_value_is_refused_naming_the_parameter(name, param, bad, exc):
-    func = _public()[name]
-    kwargs = VALID[name]() | {param: bad}
-    with pytest.raises((ValueError, TypeError)) as info:
-        func(**kwargs)
-    assert info.type is exc or issubclass(info.type, exc), \
-        f"{name}({param}={bad!r}): expected {exc.__name__}, got {info.type.__name__}: {info.value}"
-    assert re.search(rf"\b{re.escape(param)}\b", str(info.value)), \
-        f"{name}({param}={bad!r}): the message {str(info.value)!r} does not name {param!r}"
+def test_the_maths_layer_is_every_public_function_of_its_modules():
+    """MATHS_LAYER is every public function of dpteach.laplace, dpteach.sensitivity and dpteach.accuracy,
+    and the Clopper–Pearson bounds of dpteach.estimate that dpteach.accuracy's intervals are made of;
+    each is exported by dpteach, and each has rows written by hand."""
+    public = {obj for module in (accuracy, laplace, sensitivity) for name, obj in vars(module).items()
+              if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == module.__name__}
+    public |= {estimate.clopper_pearson_lower, estimate.clopper_pearson_upper}
+    assert {f.__name__ for f in public} == set(MATHS_LAYER)
+    assert {f.__name__ for f in public} <= set(dp.__all__)
+    assert not set(MATHS_LAYER) - BY_HAND, f"no rows by hand: {sorted(set(MATHS_LAYER) - BY_HAND)}"
 
 
 def test_table_is_big_enough_to_mean_something():
-    """Guard against a table that silently shrinks to nothing (e.g. every entry skipped)."""
-    assert len(CASES) > 300 and math.isfinite(len(CASES))
+    """Guard against a table that silently shrinks (e.g. every entry skipped)."""
+    assert len(CASES) > 2000 and math.isfinite(len(CASES))
+
+
+# -- the rows -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, overrides, exc, named, shows", CASES)
+def test_bad_value_is_refused_naming_the_parameter(name, overrides, exc, named, shows):
+    """The exception expected, a message that names the parameter and shows what the row says it must."""
+    kwargs = VALID[name]() | overrides
+    with pytest.raises((ValueError, TypeError)) as info:
+        PUBLIC[name](**kwargs)
+    message = str(info.value)
+    assert issubclass(info.type, exc), f"{name}({overrides}): expected {exc.__name__}, got {info.type.__name__}: {message}"
+    assert re.search(rf"\b{re.escape(named)}\b", message), f"{name}({overrides}): {message!r} does not name {named!r}"
+    for text in shows:
+        assert text in message, f"{name}({overrides}): {message!r} does not show {text!r}"
+
+
+@pytest.mark.parametrize("param", ["epsilon", "sensitivity"])
+def test_value_errors_state_the_allowed_range(param):
+    """DESIGN.md: the message states the allowed range (ε > 0, Δf > 0) and why."""
+    for func in with_param(param):
+        with pytest.raises(ValueError, match=rf"{param} must be a finite number > 0, got -1"):
+            PUBLIC[func](**(VALID[func]() | {param: -1}))
+
+
+def test_accepted_edge_values():
+    """The ranges are the book's: δ = 1, k = 1 (Thm 3.8), numpy scalars and ±inf for a density are allowed."""
+    assert dp.laplace_accuracy_bound(np.int64(1), 1, 1.0, 1.0) == 0.0
+    assert dp.laplace_accuracy_bound(1, np.float64(0.5), np.float32(2.0), np.int32(1)) > 0
+    assert dp.laplace_pdf([-INF, INF], 1.0).tolist() == [0.0, 0.0]
+    assert dp.laplace_tail(INF) == 0.0
+    counts = np.array([1, 2], dtype=np.int64)
+    assert dp.laplace_mechanism(counts, 1, 1, rng=np.random.default_rng(0)).dtype == np.float64
+
+
+def test_an_infinite_noise_scale_is_refused():
+    """Δf/ε that overflows to inf is named, not silently turned into infinite noise."""
+    with pytest.raises(ValueError, match="overflows"):
+        dp.laplace_mechanism(1.0, sensitivity=1e300, epsilon=1e-300)
+    with pytest.raises(ValueError, match="overflows"):
+        dp.laplace_accuracy_bound(10, 0.05, sensitivity=1e300, epsilon=1e-300)
