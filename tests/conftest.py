@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 # The shared names live in tests/helpers.py: test files import them from there, never from this file.
-# ARTIFACTS and needs_chromium are re-exported here only while tests/test_browser_*.py and
-# tests/test_imports.py still say `from conftest import ...`.
+# ARTIFACTS, ROOT and needs_chromium are re-exported here only while tests/test_browser_*.py still say
+# `from conftest import ...`.
 from helpers import ARTIFACTS, CHROMIUM, ROOT, needs_chromium  # noqa: F401
 
 # `filterwarnings = error` (pyproject) acts in the pytest process only. The kernels that nbval, nbclient
@@ -65,11 +65,6 @@ def _nbval_closes_its_devnull() -> None:
 
 
 _nbval_closes_its_devnull()
-
-@pytest.fixture(scope="session")
-def root() -> Path:
-    return ROOT
-
 
 @pytest.fixture(scope="module")
 def browser():
