@@ -104,6 +104,8 @@ class Renderer:
         self._sprites: dict = {}
         self._seen: set = set()
         self._scratch: RendererAgg | None = None
+        self._epoch = 0
+        self._epochs: dict = {}
 
     # -- cache -----------------------------------------------------------------------------
     def _current_key(self, dpi: float, mode: str) -> tuple:
@@ -176,6 +178,8 @@ class Renderer:
             self._caches[self._cache_key] = (self._background, self._plan)
             while len(self._caches) > self.MAX_STATES:
                 self._caches.pop(next(iter(self._caches)))
+        # text sprites are placed for one static state: number the states
+        self._epoch = self._epochs.setdefault(self._cache_key, len(self._epochs))
         self.canvas.restore_region(self._background)
         renderer = self.canvas.get_renderer()
         for artists, overlay in self._plan:
@@ -183,7 +187,7 @@ class Renderer:
                 if not a.get_visible():
                     continue
                 if isinstance(a, Text):
-                    self._draw_text(a, renderer, dpi)
+                    self._draw_text(a, renderer)
                 else:
                     a.draw(renderer)
             if overlay is not None:
@@ -200,9 +204,9 @@ class Renderer:
     #: sprites kept, and text states remembered as seen once
     MAX_SPRITES = 512
 
-    def _draw_text(self, text: Text, renderer, dpi: float) -> None:
+    def _draw_text(self, text: Text, renderer) -> None:
         """Draw ``text``: from its sprite if this exact text was drawn before, else directly."""
-        key = _text_key(text, dpi, renderer)
+        key = _text_key(text, self._epoch)
         if key is None:
             text.draw(renderer)
             return
@@ -222,6 +226,20 @@ class Renderer:
             gc = renderer.new_gc()
             renderer.draw_image(gc, x, y, image)
             gc.restore()
+
+    def warm_text(self, text: Text, strings) -> None:
+        """Render ``text``'s sprite for each of ``strings`` now (after a frame, for its static state), so that
+        a control that sets one of them later pastes it: the figure knows a label's few possible strings."""
+        original = text.get_text()
+        renderer = self.canvas.get_renderer()
+        try:
+            for string in strings:
+                text.set_text(string)
+                key = _text_key(text, self._epoch)
+                if key is not None and key not in self._sprites:
+                    self._sprites[key] = self._render_sprite(text, renderer)
+        finally:
+            text.set_text(original)
 
     def _render_sprite(self, text: Text, renderer) -> tuple[int, int, np.ndarray] | bool:
         """``text`` alone on a transparent canvas the figure's size, cropped to its pixels (False: none)."""
@@ -268,21 +286,23 @@ def _crop(rgba: np.ndarray) -> tuple[int, int, np.ndarray] | None:
     return int(left), int(height - bottom), np.ascontiguousarray(rgba[top:bottom, left:right][::-1])
 
 
-def _text_key(text: Text, dpi: float, renderer) -> tuple | None:
+def _text_key(text: Text, epoch: int) -> tuple | None:
     """Everything a text's pixels depend on, or None for a text that is always drawn directly (a box
-    around it, path effects, TeX, wrapping, a clip path)."""
+    around it, path effects, TeX, wrapping, a clip path). ``epoch`` counts the static states: where a
+    position in data, axes or figure coordinates lands on the canvas (and the clip box) depends only on
+    what the static state's key holds (dpi, size, every axes' limits, scales and position)."""
     if (text._bbox_patch is not None or text.get_path_effects() or text.get_usetex() or text.get_wrap()
             or (text.get_clip_on() and text.get_clip_path() is not None)):
         return None
     string = text.get_text()
     if not string:
         return None
-    px, py = text.get_position()
-    x, y = text.get_transform().transform((float(text.convert_xunits(px)), float(text.convert_yunits(py))))
-    clip = text.get_clip_box() if text.get_clip_on() else None
-    return (id(text), string, round(float(x), 3), round(float(y), 3), dpi, renderer.width, renderer.height,
-            text.get_rotation(), text.get_rotation_mode(), text.get_transform_rotates_text(),
-            text.get_horizontalalignment(), text.get_verticalalignment(), text._multialignment, text._linespacing,
-            hash(text.get_fontproperties()), to_rgba(text.get_color(), text.get_alpha()), text._antialiased,
-            None if clip is None else tuple(np.round(clip.bounds, 3)))
-
+    x, y = text.get_position()
+    try:
+        x, y = float(x), float(y)
+    except (TypeError, ValueError):            # units (dates, categories): always drawn directly
+        return None
+    return (id(text), epoch, string, x, y, id(text.get_transform()), text.get_rotation(), text.get_rotation_mode(),
+            text.get_transform_rotates_text(), text.get_horizontalalignment(), text.get_verticalalignment(),
+            text._multialignment, text._linespacing, hash(text.get_fontproperties()),
+            to_rgba(text.get_color(), text.get_alpha()), text._antialiased, text.get_clip_on())

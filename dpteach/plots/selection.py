@@ -69,6 +69,7 @@ class NoisyMaxFigure(_Updatable):
         self.grid = np.logspace(-2, 1, 25)
         self.measured_grid = np.logspace(-2, 1, 7)
         self._groups = {n: self._town_groups(counts) for n, counts in self.towns.items()}
+        self._warmed: set = set()
         self._curves = {people: self._curve(people) for people in self.TOWNS}
         self._at: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(4, 5))
@@ -103,6 +104,25 @@ class NoisyMaxFigure(_Updatable):
             _plain_log_axes(left)
         self.dynamic = [self.theory, self.measured, self.marker, self.bars, self.freq, *self.name_labels,
                         left.title, right.title]
+
+    def frame(self, dpi: float | None = None) -> np.ndarray:
+        """The blitted frame; after the first of each static state, every town's name labels are rendered
+        as sprites, so that moving the town slider pastes them instead of laying out six new strings."""
+        pixels = super().frame(dpi)
+        renderer = self._renderer
+        if (renderer, renderer._epoch) not in self._warmed:
+            self._warmed.add((renderer, renderer._epoch))
+            towns = [self._labels(n) for n in self.TOWNS]
+            with styled():
+                for i, text in enumerate(self.name_labels):
+                    renderer.warm_text(text, [labels[i] for labels in towns if labels[i] != text.get_text()])
+        return pixels
+
+    def _labels(self, people: int) -> list[str]:
+        """The town's ``top`` most common names, most common first, each with its count."""
+        counts = self.towns[people]
+        order = np.argsort(-counts, kind="stable")[: self.top]
+        return [f"{_title_case(str(self.names[i]))} ({counts[i]})" for i in order]
 
     def _town_groups(self, counts: np.ndarray) -> tuple:
         """For each run and each distinct count: the name with the largest noise among the names with that
@@ -183,7 +203,7 @@ class NoisyMaxFigure(_Updatable):
         self.marker.set_xdata([epsilon, epsilon])
         self.bars.set_data(_bar_heights(shown_p))
         self.freq.set_ydata(shown_f)
-        labels = [f"{_title_case(str(self.names[i]))} ({counts[i]})" for i in order]
+        labels = self._labels(people)
         for text, label in zip(self.name_labels, labels):
             text.set_text(label)
         p_best = float(p[best].sum())
