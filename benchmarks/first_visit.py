@@ -13,6 +13,7 @@ short integer range) visits each of its positions once.
     python benchmarks/first_visit.py [--no-kernel] [NAME]  # every control (of widgets named *NAME*): table
     python benchmarks/first_visit.py noisy_max epsilon     # one control, in this interpreter (JSON)
     python benchmarks/first_visit.py --profile noisy_max epsilon   # cProfile of its first visits
+    python benchmarks/first_visit.py --split noisy_max epsilon     # CPU ms: update, frame, encoding (JSON)
 
 Used by run.py (`make bench`). The machine is shared: each row records the 1-minute load average
 when it ran.
@@ -188,7 +189,51 @@ def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | 
             f"load | verdict (p95 ≤ {limit_ms:.0f} ms) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     tail = ["", f"{met} of {len(data)} controls meet the target; the slowest p95 is {worst['all']['p95']:.1f} ms "
             f"({worst['widget']}, {worst['control']})."]
-    return head + rows + tail, data
+    return head + rows + tail + explain(data), data
+
+
+def split_one(factory_name: str, control_name: str) -> dict:
+    """In this interpreter: the first visits again, each cut in three (CPU ms, medians and p95): the figure's
+    update (maths and artists), the blitted frame (or the full draw), the PNG encoding."""
+    import dpteach.widgets as w
+    from dpteach.plots._render import encode_png
+
+    widget = getattr(w, factory_name)()
+    control = widget.controls[control_name]
+    up, back = walk(control)
+    parts: dict[str, list[float]] = {"update": [], "frame": [], "encode": []}
+    for value in up + back:
+        args = dict(widget.values(), **{control_name: value})
+        t0 = time.process_time()
+        widget._update(**args)
+        t1 = time.process_time()
+        if widget.figure.dynamic:
+            pixels = widget.figure.frame()
+        else:
+            widget.figure.fig.canvas.draw()
+            pixels = np.asarray(widget.figure.fig.canvas.buffer_rgba())
+        t2 = time.process_time()
+        encode_png(pixels)
+        t3 = time.process_time()
+        for name, took in zip(parts, (t1 - t0, t2 - t1, t3 - t2)):
+            parts[name].append(took * 1000)
+    return {name: {"p50": float(np.median(v)), "p95": float(np.percentile(v, 95))} for name, v in parts.items()}
+
+
+def explain(data: list[dict], n: int = 3) -> list[str]:
+    """Where the slowest controls' first visits spend their CPU time, each measured in a fresh interpreter."""
+    lines = ["", "Where the CPU time of the slowest first visits goes (a fresh interpreter each, the same values; "
+             "CPU ms, p50 / p95):", "", "| widget | control | update (maths, artists) | frame (blit) | PNG encoding |",
+             "|---|---|---|---|---|"]
+    for row in sorted(data, key=lambda d: -d["all"]["p95"])[:n]:
+        done = subprocess.run([sys.executable, __file__, "--split", row["widget"], row["control"]], capture_output=True,
+                              text=True, cwd=ROOT)
+        if done.returncode != 0:
+            continue
+        s = json.loads(done.stdout.splitlines()[-1])
+        lines.append(f"| {row['widget']} | {row['control']} | " + " | ".join(
+            f"{s[k]['p50']:.1f} / {s[k]['p95']:.1f}" for k in ("update", "frame", "encode")) + " |")
+    return lines
 
 
 def _profile(factory: str, control: str) -> None:
@@ -212,6 +257,8 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--profile"]:
         _profile(*args[1:3])
+    elif args[:1] == ["--split"]:
+        print(json.dumps(split_one(*args[1:3])))
     elif len(args) == 2 and not any(a.startswith("-") for a in args):
         print(json.dumps(measure_one(*args)))
     else:
