@@ -109,9 +109,10 @@ class Renderer:
 
     # -- cache -----------------------------------------------------------------------------
     def _current_key(self, dpi: float, mode: str) -> tuple:
-        # positions rounded: two solves of the same layout can differ by 1e-16
+        # positions rounded: two solves of the same layout can differ by 1e-16; the layout's own positions (an
+        # equal-aspect axes' active box follows from them and the limits, and computing it costs ~1 ms per axes)
         limits = tuple((ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(),
-                        tuple(round(v, 6) for v in ax.get_position().bounds)) for ax in self.fig.axes)
+                        tuple(round(v, 6) for v in ax.get_position(original=True).bounds)) for ax in self.fig.axes)
         return (dpi, mode, tuple(self.fig.get_size_inches()), limits, self.key() if self.key else None)
 
     def _build(self, solve_layout: Callable[[], None]) -> None:
