@@ -101,7 +101,7 @@ class AveragingFigure(_Updatable):
         for marker in (self.left_marker, self.right_marker):
             marker.set_xdata([n, n])
         self.left.title.set_text(f"k = {n}: std of split ×{np.sqrt(n):.3g}, of attack ÷{np.sqrt(n):.3g}")
-        self.right.title.set_text(f"attack spends {n}ε = {_number(n * eps)}")
+        self.right.title.set_text(f"attack: {n}ε = {_number(n * eps)}")
         return {"k": n, "epsilon": eps, "scale": b, "one_std": one,
                 "split_std": averaged_answers_std(n, sensitivity, eps / n),
                 "attack_std": averaged_answers_std(n, sensitivity, eps),

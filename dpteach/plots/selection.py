@@ -208,7 +208,7 @@ class NoisyMaxFigure(_Updatable):
             text.set_text(label)
         p_best = float(p[best].sum())
         self.left.title.set_text(f"{people:,} people: top name {p_best:.1%}")
-        self.right.title.set_text(f"ε = {epsilon:.3g}: which name is returned")
+        self.right.title.set_text(f"ε = {epsilon:.3g}: the name returned")
         return {"people": people, "epsilon": float(epsilon), "counts": counts, "probabilities": p,
                 "p_best": p_best, "measured_best": float(freq[best].sum()), "shown": shown_p,
                 "shown_measured": shown_f, "labels": labels + ["any other"]}
