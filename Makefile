@@ -1,4 +1,4 @@
-# dpteach: `make lab` opens the workbook, `make test` runs every test.
+# dpteach: `make lab` opens the workbook, `make check` runs every test (`make test`: the fast suite).
 # Both need only Python >= 3.10 and make; everything else goes into ./.venv.
 
 PYTHON    ?= python3
@@ -17,12 +17,14 @@ PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test test-seeds lock present execute sync html slides course grade bench binder-url nbgitpuller-url clean
+.PHONY: help lab check test test-slow test-seeds lock present execute sync html slides course grade bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
-	@echo "make test         run every test: unit, notebooks (nbval), pairing, packaging"
-	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (CI runs it too)"
+	@echo "make check        run every test: make test, make test-slow, make test-seeds (what CI runs)"
+	@echo "make test         the fast suite, ~3 min: unit, statistical, notebooks (nbval), editions, grading, packaging"
+	@echo "make test-slow    browser tests (JupyterLab, slides, offline book), full slider sweeps, full builds"
+	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (~5 min)"
 	@echo "make lock         re-resolve requirements/*.lock.txt from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
 	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open, notes in;"
@@ -77,10 +79,20 @@ LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(VENV)/.lab-installed $(SETTINGS)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
 
-# On both cores; a file's tests stay together on one worker (nbval runs a notebook's cells in one kernel).
-# The presenting venv is installed too: a browser test runs the live slideshow in it.
-test: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTINGS)
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+# Every test: the fast suite, the slow tier and the re-seeded chapters (CI runs this, then test-python).
+check: test test-slow test-seeds
+
+# The fast suite (about 3 minutes): every test not marked slow (pyproject.toml's addopts already leave out
+# the re-seeded chapters), on both cores; a file's tests stay together on one worker (nbval runs a
+# notebook's cells in one kernel).
+test: $(VENV)/.test-installed $(SETTINGS)
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not reseed and not slow"
+
+# The slow tier (marked slow): the browser tests in Debian's Chromium (the students' edition in JupyterLab,
+# the live slides in the presenting venv, installed here too, the static decks, the offline book), every
+# slider swept through its range in both styles, and the full builds (the book, the course, Binder's plan).
+test-slow: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTINGS)
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m slow
 
 # Presenting live (instructors): RISE slides inside JupyterLab, in a venv of their own
 # (.venv-present, from requirements/present.lock.txt: RISE's slideshow renders widgets only with
@@ -193,8 +205,8 @@ clean:
 
 # The oldest and the newest Python the README claims (requires-python >= 3.10; 3.13 the newest
 # tested), each in a fresh clone of the last commit ($(PYTHON_CLONES)/X.Y, with its own .venv from
-# the locks): the suite without its browser tests (those run in `make test`). CI runs it after
-# `make test`. The interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*) or PATH (pythonX.Y).
+# the locks): the suite without its browser tests (the fast suite and the slow tier's sweeps and builds;
+# the browser tests run once, in `make test-slow`). CI runs it after `make check`. The interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*) or PATH (pythonX.Y).
 PYTHONS       ?= 3.10 3.13
 PYTHON_CLONES ?= $(or $(TMPDIR),/tmp)/dpteach-python
 PYENV_ROOT    ?= $(HOME)/.pyenv

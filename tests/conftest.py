@@ -76,3 +76,12 @@ def browser():
             "--disable-sync", "--no-first-run", "--disable-quic"])
         yield b
         b.close()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """The browser tests (tests/test_browser_*.py) are the slow tier's (make test-slow, make check): before
+    `-m "not slow"` deselects, so `make test` leaves them out."""
+    for item in items:
+        if item.path.name.startswith("test_browser_"):
+            item.add_marker(pytest.mark.slow)

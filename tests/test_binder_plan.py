@@ -22,6 +22,9 @@ from helpers import ROOT
 sys.path.insert(0, str(ROOT / "requirements"))
 import sync_environment  # requirements/ is not a package
 
+# the slow tier (make test-slow, make check): asks repo2docker for the plan of a fresh clone
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory) -> Path:

@@ -18,6 +18,9 @@ from dpteach.build.assets import npm_pack
 from dpteach.build.book import _figure_alt, book_sources, build_html
 from dpteach.build.paths import Project
 
+# the slow tier (make test-slow, make check): builds the whole book three times
+pytestmark = pytest.mark.slow
+
 PROJECT = Project(ROOT)
 PAGES = [c.path.stem + ".html" for c in chapters(ROOT / "notebooks")]
 REPO, HUB = "someone/dpteach", "https://hub.example.edu"

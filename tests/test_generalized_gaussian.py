@@ -186,6 +186,7 @@ def test_bound_shapes():
 
 # -- the shipped calibration table --------------------------------------------------------------------
 
+@pytest.mark.slow   # calibrates σ afresh for every row of the table: the slow tier
 def test_table_matches_direct_calibration():
     """40 random (k, p, ε, δ) in the table's range: within 2% everywhere (the worst cases are Laplace
     at small k, whose privacy curve has kinks) and 0.3% on average."""

@@ -26,6 +26,9 @@ from helpers import ROOT
 from dpteach.build import links
 from dpteach.build.labserver import free_port, stop
 
+# the slow tier (make test-slow, make check): runs a Jupyter server with the real nbgitpuller
+pytestmark = pytest.mark.slow
+
 HUB = "https://hub.example.edu"
 TOKEN = "dpteach-hub-link-token"
 

@@ -140,13 +140,29 @@ def test_readme_starts_with_the_two_commands():
 
 
 def test_ci_runs_exactly_the_readme_test_commands():
-    """CI ends with the README's test command, then the re-seeded chapters and the oldest and newest Python
-    (all named in the README)."""
+    """CI ends with the README's test command, `make check` (every tier), then the oldest and newest Python;
+    `make check` is the fast suite, the slow tier and the re-seeded chapters, each a target the README names."""
     script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().strip().splitlines()
               if line.strip() and not line.lstrip().startswith("#")]
-    assert script[-3:] == ["make test", "make test-seeds", "make test-python"]
+    assert script[-2:] == ["make check", "make test-python"]
     readme = (ROOT / "README.md").read_text()
-    assert "make test-seeds" in readme and "make test-python" in readme
+    commands = re.findall(r"^    (make \S+)", readme, re.M)
+    assert commands[:2] == ["make lab", "make check"], "the README's first lines: open the workbook, run every test"
+    for target in ("make test`", "make test-slow", "make test-seeds", "make test-python"):
+        assert target in readme
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^check: test test-slow test-seeds$", makefile, re.M)
+
+
+def test_the_fast_suite_leaves_out_exactly_the_slow_tier_and_the_reseeded_chapters():
+    """`make test` runs every test not marked slow or reseed; a browser test is slow without saying so."""
+    dry = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert '-m "not reseed and not slow"' in dry.splitlines()[-1]
+    browser = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_browser_*.py"))
+    assert browser
+    fast = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", "--collect-only", "-m",
+                           "not reseed and not slow", *browser], cwd=ROOT, capture_output=True, text=True)
+    assert re.search(r"no tests collected \(\d+ deselected\)", fast.stdout), fast.stdout[-500:]
 
 
 def test_make_binder_url_needs_the_repository_and_prints_the_link():

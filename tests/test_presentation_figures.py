@@ -14,6 +14,9 @@ import pytest
 import dpteach as dp
 from dpteach import plots
 
+# the slow tier (make test-slow, make check): sweeps every projector figure
+pytestmark = pytest.mark.slow
+
 FACTORIES = [getattr(dp.widgets, n) for n in sorted(dp.widgets.__all__)
              if inspect.isfunction(getattr(dp.widgets, n))
              and inspect.signature(getattr(dp.widgets, n)).return_annotation in ("Interactive", dp.widgets.Interactive)]

@@ -150,16 +150,21 @@ def test_every_slider_figure_declares_its_dynamic_artists():
     assert not missing, f"figures drawn whole on every frame: {missing}"
 
 
-@pytest.mark.parametrize("presentation", [False, True], ids=["laptop", "projector"])
+# The fast suite checks every control at its two ends in the laptop style; the slow tier (make test-slow)
+# sweeps five values of every control in both styles.
+@pytest.mark.parametrize("presentation, n", [
+    pytest.param(False, 2, id="laptop-ends"),
+    pytest.param(False, 5, id="laptop", marks=pytest.mark.slow),
+    pytest.param(True, 5, id="projector", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
-def test_blitted_frames_equal_full_draws(factory, presentation):
+def test_blitted_frames_equal_full_draws(factory, presentation, n):
     try:
         plots.presentation(presentation)
         widget = factory()
         if not widget.figure.dynamic:
             pytest.skip("figure drawn whole on every frame")
         for name, control in widget.controls.items():
-            for value in control_values(control):
+            for value in control_values(control, n):
                 widget.set(**{name: value})
                 blit = widget.figure.frame()[:, :, :3].astype(int)
                 full = _full_draw(widget.figure)
@@ -175,6 +180,7 @@ def test_blitted_frames_equal_full_draws(factory, presentation):
         plots.presentation(False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
 def test_moving_a_control_keeps_the_cached_background(factory):
     """Fixed axes: a sweep of every control rebuilds the cache at most once per static_key value."""
@@ -223,6 +229,7 @@ def test_the_overlap_check_sees_a_legend_crossed_by_a_marker():
 @pytest.mark.parametrize("factory", [pytest.param(f, marks=[pytest.mark.xfail(
     strict=True, reason="a legend or note box on the data (KNOWN_OVERLAPS)")] if f.__name__ in KNOWN_OVERLAPS else [])
     for f in FACTORIES], ids=lambda f: f.__name__)
+@pytest.mark.slow
 def test_legends_and_notes_leave_the_data_visible(factory):
     """Like the titles above: at nine values across every control and its default (every option of a
     selection), no legend and no note box covers a line, a bar, a marker or a shaded area of its axes (figure legends:

@@ -46,6 +46,7 @@ def test_every_control_at_min_max_and_default(factory):
     assert not caught, [str(c.message) for c in caught]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
 def test_all_controls_at_their_minimum_then_maximum_together(factory):
     """The corners of the control space: every control at its first setting at once, then its last."""
@@ -56,6 +57,7 @@ def test_all_controls_at_their_minimum_then_maximum_together(factory):
         assert bytes(w.image.value).startswith(b"\x89PNG")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
 def test_a_control_change_redraws_the_same_figure_and_changes_the_image(factory):
     """Moving a control updates the figure in place (never a new Figure) and sends a new image;

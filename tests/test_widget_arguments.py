@@ -88,6 +88,7 @@ def _refusal(call, name, bad, allowed) -> str | None:
     return f"{name}={bad!r}: accepted"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=[f.__name__ for f in FACTORIES.values()])
 def test_a_factory_and_set_refuse_what_a_slider_cannot_show(factory):
     """Each control's factory argument beyond either end, off the steps, of the wrong type: the factory
@@ -194,6 +195,7 @@ def test_the_table_covers_every_argument_of_every_factory():
 
 # -- where a log slider's values land ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=[f.__name__ for f in FACTORIES.values()])
 def test_log_slider_defaults_typed_and_dragged_values_land_on_the_readout(factory):
     """What the browser sends: it computes value = 10^position, position = log10(typed or default value),
