@@ -135,6 +135,7 @@ def test_the_data_ships_inside_the_package_with_its_provenance():
         assert fact in note, fact
 
 
+@pytest.mark.slow   # re-derives the census table from its sources: the slow tier
 def test_the_rebuild_script_reproduces_the_csv_byte_for_byte(tmp_path, sdist):
     script = Path(census.__file__).parent / "data" / "rebuild_census_first_names.py"
     out = tmp_path / "rebuilt.csv"

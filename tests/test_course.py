@@ -19,13 +19,15 @@ from dpteach.build.paths import Project
 from dpteach.exercises import EXERCISES
 
 SEED = 11
-BOOK = True
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
+# The course is built twice: its notebooks alone (the fast suite), and with the students' book, whose pages
+# every test here reads too (the slow tier: a whole Sphinx build).
+@pytest.fixture(scope="module", params=[pytest.param(False, id="notebooks"),
+                                        pytest.param(True, id="with-book", marks=pytest.mark.slow)])
+def built(request, tmp_path_factory):
     out = tmp_path_factory.mktemp("course")
-    course.build_course(Project(ROOT), out, seed=SEED, book=BOOK)
+    course.build_course(Project(ROOT), out, seed=SEED, book=request.param)
     return out
 
 
@@ -144,11 +146,12 @@ def _found(form: str, text: str) -> bool:
     return re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d)", text) is not None
 
 
-def test_nothing_students_get_holds_a_solution_or_a_homework_answer(built, manifest, student_texts):
+def test_nothing_students_get_holds_a_solution_or_a_homework_answer(built, manifest, student_texts, request):
     """Each solution's own code lines, and each homework answer: 3 significant figures in its chapter's
     notebook, page and downloads, 4 anywhere else."""
-    assert any(p.suffix == ".html" for p in student_texts) or not BOOK, "the students' book was built"
-    assert any(p.parent.name == "downloads" and p.suffix == ".md" for p in student_texts) or not BOOK
+    book = request.node.callspec.params["built"]
+    assert any(p.suffix == ".html" for p in student_texts) == book, "the students' book was built (only) when asked"
+    assert any(p.parent.name == "downloads" and p.suffix == ".md" for p in student_texts) == book
     leaks = []
     chapters = _chapters()
     # what the chapters show anyway (their own code, outside the solutions) is no leak
