@@ -127,7 +127,7 @@ def _one_in_fresh_kernel(factory: str, control: str) -> dict:
     comms are real, so each new image is also serialised and sent to the (absent) front end."""
     from jupyter_client.manager import start_new_kernel
 
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT), stderr=subprocess.DEVNULL)
     out: list[str] = []
 
     def keep(msg):

@@ -510,7 +510,8 @@ def main(argv=None) -> int:
         print("\n".join(lines), flush=True)
         sections.append((title, lines, data))
     text = ["# Benchmarks", "", "Written by `make bench` (benchmarks/run.py); every number below is measured, "
-            "not typed.", ""]
+            "not typed.", "", "The machine may be shared (other test runs): each section records the load average "
+            "when it started, and on a loaded machine wall-clock times include waiting for a core.", ""]
     for title, lines, _ in sections:
         text += [f"## {title}", "", *lines, ""]
     RESULTS.write_text("\n".join(text))
