@@ -104,3 +104,19 @@ def control_values(control, n: int = 5, *, every_option: bool = False) -> list:
     else:
         grid = np.linspace(control.min, control.max, n)
     return [type(control.value)(round(v) if isinstance(control.value, int) else v) for v in grid]
+
+
+def pixels_off_a_full_draw(figure) -> int:
+    """How many pixels of the figure's blitted frame differ from a full ``canvas.draw()`` of the same state.
+
+    Anti-aliased edges may differ by a level or two where an overlay is composited; an artist that
+    ``update`` changes but ``figure.dynamic`` does not list keeps its old pixels and differs by far more
+    (over 40 levels)."""
+    from dpteach import plots
+
+    blit = figure.frame()[:, :, :3].astype(int)
+    with plots.styled():              # as the package draws (a tick locator reads the style's label size)
+        figure.fig.canvas.draw()
+    full = np.asarray(figure.fig.canvas.buffer_rgba())[:, :, :3].astype(int)
+    assert blit.shape == full.shape
+    return int((np.abs(blit - full).max(axis=2) > 40).sum())

@@ -12,7 +12,7 @@ import io
 import numpy as np
 import PIL.Image
 import pytest
-from helpers import control_values, widget_factories
+from helpers import control_values, pixels_off_a_full_draw, widget_factories
 
 import dpteach as dp
 from dpteach import plots
@@ -112,11 +112,6 @@ def _assert_labels_clear_of_data(fig, where: str) -> None:
     assert not problems, f"{where}: " + "; ".join(problems)
 
 
-def _full_draw(figure) -> np.ndarray:
-    figure.fig.canvas.draw()
-    return np.asarray(figure.fig.canvas.buffer_rgba())[:, :, :3].astype(int)
-
-
 def test_style_is_projector_readable_and_presentation_enlarges_it():
     base = plots.style()["font.size"]
     assert base >= 12
@@ -145,32 +140,22 @@ def test_encode_png_round_trips():
 
 
 # Every widget's figure is blitted (it says which artists its update changes), and its frames equal full
-# draws. The fast suite checks one frame per widget (its first control at the other end of its range, in
-# the laptop style); the slow tier (make test-slow) five values of every control, in both styles.
-@pytest.mark.parametrize("presentation, n", [
-    pytest.param(False, 0, id="laptop-one"),
-    pytest.param(False, 5, id="laptop", marks=pytest.mark.slow),
-    pytest.param(True, 5, id="projector", marks=pytest.mark.slow)])
+# draws: five values of every control, in both styles (the slow tier, make test-slow; the fast suite checks
+# one frame per widget in tests/test_slider_sweep.py).
+@pytest.mark.slow
+@pytest.mark.parametrize("presentation", [False, True], ids=["laptop", "projector"])
 @pytest.mark.parametrize("factory", FACTORIES, ids=lambda f: f.__name__)
-def test_blitted_frames_equal_full_draws(factory, presentation, n):
+def test_blitted_frames_equal_full_draws(factory, presentation):
     try:
         plots.presentation(presentation)
         widget = factory()
         assert widget.figure.dynamic, f"{factory.__name__}: figure drawn whole on every frame (no dynamic artists)"
-        controls = list(widget.controls.items())
-        for name, control in controls if n else controls[:1]:
-            values = control_values(control, n) if n else \
-                [next(v for v in reversed(control_values(control, 2)) if v != control.value)]
-            for value in values:
+        for name, control in widget.controls.items():
+            for value in control_values(control):
                 widget.set(**{name: value})
-                blit = widget.figure.frame()[:, :, :3].astype(int)
-                full = _full_draw(widget.figure)
-                assert blit.shape == full.shape
-                # Anti-aliased edges may differ by a level or two where an overlay is composited;
-                # a stale artist (changed but not declared dynamic) differs by far more.
-                off = np.abs(blit - full).max(axis=2) > 40
-                assert off.sum() <= 3, (f"{factory.__name__}: {name} = {value!r}: {off.sum()} pixels differ from a "
-                                        "full draw (an artist update() changes is missing from figure.dynamic?)")
+                off = pixels_off_a_full_draw(widget.figure)
+                assert off <= 3, (f"{factory.__name__}: {name} = {value!r}: {off} pixels differ from a "
+                                  "full draw (an artist update() changes is missing from figure.dynamic?)")
                 _assert_titles_fit(widget.figure.fig, f"{factory.__name__}: {name} = {value!r}")
             widget.reset()
     finally:

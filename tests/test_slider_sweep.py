@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from helpers import control_values, widget_factories
+from helpers import control_values, pixels_off_a_full_draw, widget_factories
 
 from dpteach.widgets import Interactive
 
@@ -31,6 +31,9 @@ def test_discovery_finds_the_known_widgets():
 
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
 def test_every_control_at_min_max_and_default(factory):
+    """Every control at both ends and back at its default draws (no "Cannot draw this", no warning), and
+    the figure is blitted: with its first control moved, the frame equals a full draw (every value of
+    every control, in both styles: tests/test_render.py, the slow tier)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         w = factory()
@@ -43,6 +46,11 @@ def test_every_control_at_min_max_and_default(factory):
                 assert bytes(w.image.value).startswith(b"\x89PNG")
             w.reset()
         assert w.values() == w.defaults
+        assert w.figure.dynamic, "figure drawn whole on every frame (no dynamic artists)"
+        name, control = next(iter(w.controls.items()))
+        w.set(**{name: next(v for v in reversed(settings(control)) if v != control.value)})
+        off = pixels_off_a_full_draw(w.figure)
+        assert off <= 3, f"{name} = {control.value!r}: {off} pixels differ from a full draw (a changing artist not in figure.dynamic?)"
     assert not caught, [str(c.message) for c in caught]
 
 

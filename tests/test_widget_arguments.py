@@ -179,6 +179,7 @@ def test_a_factory_refuses_bad_data_and_sizes_by_name(factory, arguments, start)
     assert str(refused.value).startswith(start), str(refused.value)
 
 
+@pytest.mark.slow   # builds every widget
 def test_the_table_covers_every_argument_of_every_factory():
     """Every parameter of every factory is refused somewhere above: as a control's argument (bad values
     made from the control) or in OTHER_ARGUMENTS."""
