@@ -39,6 +39,7 @@ help:
 	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/)"
 	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook in build/graded/)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
+	@echo "                  (BENCH_ARGS=--sliders-only: import, sliders, browser; the other sections kept)"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
 

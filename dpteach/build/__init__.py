@@ -14,4 +14,5 @@ installed package, so a second clone builds into its own ``build/`` (:mod:`.path
 * :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``, and ``make present``).
 * :mod:`.course`, :mod:`.grading`, :mod:`.sandbox`: homework (``course``) and its grading (``grade``).
 * :mod:`.links`: the Binder and JupyterHub links.
+* :mod:`.labserver`: a JupyterLab server on a free port, for the browser tests and the browser benchmark.
 """
