@@ -131,12 +131,54 @@ def test_png_bytes_renders_a_png():
     assert plots.png_bytes(fig.fig).startswith(b"\x89PNG")
 
 
-def test_encode_png_round_trips():
-    rgba = np.random.default_rng(0).integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
-    back = np.asarray(PIL.Image.open(io.BytesIO(encode_png(rgba))))
-    assert back.shape == (37, 53, 3) and np.array_equal(back, rgba[:, :, :3])
-    with_alpha = np.asarray(PIL.Image.open(io.BytesIO(encode_png(rgba, alpha=True))))
-    assert np.array_equal(with_alpha, rgba)
+@pytest.mark.parametrize("deflate", ["isal", "zlib"])
+def test_encode_png_round_trips(deflate, monkeypatch):
+    """Both deflate encoders (ISA-L's, and zlib's where isal is missing) write PNGs that decode to the pixels."""
+    import zlib
+
+    from dpteach.plots import _render
+
+    if deflate == "isal":
+        from isal.isal_zlib import compress
+        assert _render._deflate is compress          # the fast encoder is the one in use
+    else:
+        monkeypatch.setattr(_render, "_deflate", zlib.compress)
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
+    frame = plots.LaplaceDensityFigure().frame()       # a real frame: long runs of one colour
+    for rgba in (noise, frame):
+        back = np.asarray(PIL.Image.open(io.BytesIO(encode_png(rgba))))
+        assert back.shape == rgba.shape[:2] + (3,) and np.array_equal(back, rgba[:, :, :3])
+        with_alpha = np.asarray(PIL.Image.open(io.BytesIO(encode_png(rgba, alpha=True))))
+        assert np.array_equal(with_alpha, rgba)
+
+
+def test_texts_in_a_frame_are_the_pixels_matplotlib_draws():
+    """A frame's dynamic texts are laid out once (new lines), pasted from the line cache (lines seen before) or
+    from sprites (whole texts seen before): each frame equals matplotlib's own full draw, pixel for pixel."""
+    from matplotlib.figure import Figure
+
+    from dpteach.plots._render import Renderer
+
+    fig = Figure(figsize=(6, 4), dpi=80, layout="none")   # the renderer is given no layout to solve
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 1)
+    texts = [ax.text(0.5, 1.02, " ", transform=ax.transAxes, ha="center"), ax.text(0.1, 0.6, " ", rotation=30, fontsize=15),
+             ax.text(0.9, 0.3, " ", ha="right", va="top", fontweight="bold", antialiased=False),
+             ax.text(0.5, 0.1, " ", ha="center", multialignment="right", color="C1")]
+    renderer = Renderer(fig, texts)
+    frames = [("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain"),
+              ("ε = 0.7", "a\nbb\nddd", "k = 10", "two lines,\n$x^3$ then plain"),   # some lines seen before
+              ("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain"),   # seen twice: sprites made
+              ("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain"),   # pasted from sprites
+              ("ε = 1", "", "k = 1,000", "plain")]
+    for strings in frames:
+        for text, string in zip(texts, strings):
+            text.set_text(string)
+        blit = renderer.frame(80, "default", lambda: None)[:, :, :3].copy()
+        fig.canvas.draw()
+        full = np.asarray(fig.canvas.buffer_rgba())[:, :, :3]
+        assert np.array_equal(blit, full), strings
 
 
 # Every widget's figure is blitted (it says which artists its update changes), and its frames equal full

@@ -138,7 +138,7 @@ def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
 
     The figure keeps one Agg canvas. The constrained layout is solved again only when
     something that moves the margins changed (the widest tick label, a label, the dpi), and
-    the PNG is written by :func:`encode_png` (no row filter, zlib level 1).
+    the PNG is written by :func:`encode_png` (no row filter, deflate level 1).
     """
     canvas = _canvas(fig)
     if fig.get_dpi() != dpi:

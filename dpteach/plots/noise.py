@@ -120,8 +120,8 @@ class DiscreteLaplaceFigure(_Updatable):
         peak = float(laplace_pdf(0.0, t))
         self.note.set_text(f"continuous peak 1/(2b) = {peak:.3g}, above the axis" if peak > self.Y_TOP else "")
         ratio = float(np.max(px / py))
-        self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise of scale Δf/ε = {t:.3g}; "
-                               f"largest ratio {ratio:.3f} = $e^{{\\varepsilon}}$")
+        self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise, scale Δf/ε = {t:.3g}; "
+                               f"max ratio {ratio:.3f} = exp(ε)")   # no mathtext: parsed anew each frame
         return {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
 
 
