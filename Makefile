@@ -5,11 +5,12 @@ PYTHON    ?= python3
 VENV      ?= .venv
 BIN       := $(VENV)/bin
 NOTEBOOKS  = $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
-SETTINGS  := $(VENV)/share/jupyter/lab/settings/overrides.json
+SETTINGS  := $(VENV)/share/jupyter/lab/settings/overrides.json $(VENV)/etc/jupyter/jupyter_server_config.json
 # The presenting venv (make present): RISE with the ipywidgets front end its slideshow renders.
 PRESENT          := .venv-present
 PRESENT_BIN      := $(PRESENT)/bin
-PRESENT_SETTINGS := $(PRESENT)/share/jupyter/lab/settings/overrides.json
+PRESENT_SETTINGS := $(PRESENT)/share/jupyter/lab/settings/overrides.json \
+	$(PRESENT)/etc/jupyter/jupyter_server_config.json
 CHAPTER          ?= 03
 PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # matplotlib's font cache lives in the venv: a shared ~/.cache/matplotlib can point at the
@@ -74,7 +75,13 @@ lock: | $(BIN)/python
 	$(BIN)/python requirements/sync_environment.py
 
 # Paired .md files open as notebooks, and JupyterLab asks nothing of the network.
-$(SETTINGS): binder/overrides.json | $(BIN)/python
+$(VENV)/share/jupyter/lab/settings/overrides.json: binder/overrides.json | $(BIN)/python
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# The server sends a slider's new image at once (TCP_NODELAY on the browser's WebSocket: dpteach.build.websocket).
+$(VENV)/etc/jupyter/jupyter_server_config.json $(PRESENT)/etc/jupyter/jupyter_server_config.json: \
+		binder/jupyter_server_config.json
 	@mkdir -p $(dir $@)
 	cp $< $@
 
@@ -119,7 +126,8 @@ $(PRESENT)/.installed: requirements/present.lock.txt pyproject.toml | $(PRESENT_
 # no transition (the live copy's notebook metadata "rise" also sets them, with the margin the settings lack);
 # and → / ← left to the slideshow: JupyterLab 4 binds them to "collapse / expand the heading" on a focused
 # heading cell, which swallowed → on a slide whose heading cell had the focus.
-$(PRESENT_SETTINGS): binder/overrides.json dpteach/build/templates/present/settings.py | $(PRESENT_BIN)/python
+$(PRESENT)/share/jupyter/lab/settings/overrides.json: binder/overrides.json \
+		dpteach/build/templates/present/settings.py | $(PRESENT_BIN)/python
 	@mkdir -p $(dir $@)
 	$(PRESENT_BIN)/python dpteach/build/templates/present/settings.py $< $@
 

@@ -15,4 +15,6 @@ installed package, so a second clone builds into its own ``build/`` (:mod:`.path
 * :mod:`.course`, :mod:`.grading`, :mod:`.sandbox`: homework (``course``) and its grading (``grade``).
 * :mod:`.links`: the Binder and JupyterHub links.
 * :mod:`.labserver`: a JupyterLab server on a free port, for the browser tests and the browser benchmark.
+* :mod:`.websocket`: the server's kernel WebSocket with Nagle's algorithm off (a slider's image leaves at once);
+  the lab's venvs and Binder load it from ``binder/jupyter_server_config.json``.
 """
