@@ -275,11 +275,12 @@ def error_tradeoff(p: float, k: int, epsilon: float, delta: float) -> ErrorTrade
     shape = linf_lower_bound_shape(ks, eps, d)
     gauss = np.array([unit[(2.0, n)] * math.sqrt(2 * n) * g1 for n in TABLE_K])   # GG σ = √2·std
     lap = np.array([expected_linf_error(n, n, eps) for n in TABLE_K])
-    gg = np.array([unit[(pp, n)] * table.sigma(n, pp, eps, d) for n in TABLE_K])
+    # every (k, p) is on the table's grid and ε, δ in its range (checked above): the look-ups skip the checks
+    gg = np.array([unit[(pp, n)] * table._sigma(n, pp, eps, d) for n in TABLE_K])
     at = TABLE_K.index(100)
     anchor = gauss[at] / shape[at]
     growth = {name: curve * anchor for name, curve in ganesh_zhao_growth(GROWTH_K, 100.0).items()}
-    sig = np.array([table.sigma(kk, q, eps, d) for q in TABLE_P])
+    sig = np.array([table._sigma(kk, q, eps, d) for q in TABLE_P])
     g_std = math.sqrt(kk) * g1
     l1 = sig * np.array([generalized_gaussian_moment(1.0, q, 1.0) for q in TABLE_P]) / (g_std * math.sqrt(2 / math.pi))
     linf = sig * np.array([unit[(q, kk)] for q in TABLE_P]) / gauss[TABLE_K.index(kk)]

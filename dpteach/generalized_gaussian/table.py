@@ -55,6 +55,28 @@ def calibration_table_rows(k: int, p: float, *, resolution: float = 50) -> tuple
     return sigmas, eps
 
 
+def _gradient(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """``np.gradient(ys, xs, edge_order=1)`` of 1-d arrays: the same arithmetic, without its argument
+    handling (a slider that moves δ builds 24 curves a frame, and np.gradient's overhead was most of it)."""
+    if ys.ndim != 1 or ys.size < 2 or xs.shape != ys.shape:
+        return np.gradient(ys, xs, edge_order=1)
+    dx = np.diff(xs)
+    out = np.empty_like(ys, dtype=float)
+    if (dx == dx[0]).all():                      # np.gradient's uniform-spacing branch
+        out[1:-1] = (ys[2:] - ys[:-2]) / (2. * dx[0])
+        dx0 = dxn = dx[0]
+    else:
+        dx1, dx2 = dx[0:-1], dx[1:]
+        a = -(dx2) / (dx1 * (dx1 + dx2))
+        b = (dx2 - dx1) / (dx1 * dx2)
+        c = dx1 / (dx2 * (dx1 + dx2))
+        out[1:-1] = a * ys[:-2] + b * ys[1:-1] + c * ys[2:]
+        dx0, dxn = dx[0], dx[-1]
+    out[0] = (ys[1] - ys[0]) / dx0
+    out[-1] = (ys[-1] - ys[-2]) / dxn
+    return out
+
+
 def _hermite(x: float, xs: np.ndarray, ys: np.ndarray, slopes: np.ndarray | None = None) -> np.ndarray:
     """Cubic Hermite interpolation at x, slopes by finite differences (ys may hold one row per curve;
     pass ``slopes``, np.gradient(ys, xs, axis=-1, edge_order=1), when they are known)."""
@@ -111,7 +133,11 @@ class CalibrationTable:
                              low_open=False, why="the range the table was computed for")
         d = _validate.real("delta", delta, low=min(TABLE_DELTA), high=max(TABLE_DELTA), low_open=False,
                            why="the range the table was computed for")
-        return float(np.exp(_hermite(-math.log(eps), *self._curve(pp, kk, d))))
+        return self._sigma(kk, pp, eps, d)
+
+    def _sigma(self, k: int, p: float, epsilon: float, delta: float) -> float:
+        """:meth:`sigma` for arguments already checked (a caller that asks for many at once checks them once)."""
+        return float(np.exp(_hermite(-math.log(epsilon), *self._curve(p, k, delta))))
 
     def _curve(self, p: float, k: int, delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """−ln ε, ln σ and the slopes for the (p, k) block at δ, where ε is still falling."""
@@ -124,7 +150,7 @@ class CalibrationTable:
             xs, ys = -np.log(column[keep]), np.log(sigmas[keep])
             if len(self._curves) >= self.MAX_CURVES:
                 self._curves.clear()
-            self._curves[key] = (xs, ys, np.gradient(ys, xs, edge_order=1))
+            self._curves[key] = (xs, ys, _gradient(ys, xs))
         return self._curves[key]
 
 
