@@ -270,7 +270,11 @@ class Renderer:
             scratch = self._scratch = RendererAgg(renderer.width, renderer.height, renderer.dpi)
         scratch.clear()
         try:
-            text.draw(scratch)
+            if _LAYOUT_ONCE:
+                with _LayoutOnce(scratch, self._lines, text):    # its lines were laid out when it was first drawn
+                    text.draw(scratch)
+            else:
+                text.draw(scratch)
             box = text.get_window_extent(scratch)
         finally:
             text._renderer = renderer              # Text.draw remembers its renderer: give it the canvas's back
