@@ -8,6 +8,11 @@
   (the kernel: the round trip, the maths, the frame, the encoding) → the <img> gets its new src
   (ipywidgets unpacks the message) → the image is decoded → the next animation frame (painted).
   The WebSocket is wrapped by a script that runs before the lab's own code.
+* **through the server, no browser**: a Python WebSocket client in the browser's place sends the
+  slider's new value (the comm message the front end sends) and times the arrival of the new
+  image, with the lab as `make lab` runs it (TCP_NODELAY on the kernel WebSocket,
+  dpteach.build.websocket) and with jupyter_server's own connection class (Nagle's algorithm
+  on): what the server's relay costs, without the browser's own work on the same two cores.
 * **drag settle lag**: drag the handle across the whole track quickly with the mouse (as a
   student sweeps ε) and time from the mouse release to the last image change, after which
   the figure shows the slider's final value. Also reported: how many frames arrived during
@@ -19,9 +24,14 @@ Needs Debian's Chromium (never a downloaded browser).
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 import statistics
+import struct
 import time
+import urllib.request
+import uuid
 from pathlib import Path
 
 from dpteach.build.labserver import open_notebook, run_all, running_lab
@@ -141,6 +151,90 @@ def measure(page, index: int, presses: int = 40) -> dict:
             "painted_p95_ms": _percentile([s["key → painted"] for s in splits], 95), "unchanged_presses": unchanged}
 
 
+#: jupyter_server's own kernel WebSocket connection (Nagle's algorithm on), for the comparison
+PLAIN_CONNECTION = "jupyter_server.services.kernels.connection.channels.ZMQChannelsWebsocketConnection"
+
+
+def _message(msg_type: str, content: dict) -> str:
+    header = {"msg_id": uuid.uuid4().hex, "username": "bench", "session": uuid.uuid4().hex, "msg_type": msg_type,
+              "version": "5.3", "date": ""}
+    return json.dumps({"header": header, "parent_header": {}, "metadata": {}, "content": content, "channel": "shell",
+                       "buffers": []})
+
+
+def _parse(frame) -> tuple[dict, int]:
+    """A kernel message from the server's WebSocket (JSON text, or binary with buffers): (message, buffers)."""
+    if isinstance(frame, bytes):
+        n = struct.unpack("!I", frame[:4])[0]
+        offsets = struct.unpack(f"!{n}I", frame[4:4 + 4 * n])
+        return json.loads(frame[offsets[0]:offsets[1]]), n - 1
+    return json.loads(frame), 0
+
+
+async def _round_trips(base: str, token: str, values) -> list[float]:
+    from tornado.websocket import websocket_connect
+
+    request = urllib.request.Request(f"{base}/api/kernels?token={token}", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as reply:
+        kernel = json.load(reply)["id"]
+    ws = await websocket_connect(f"{base.replace('http', 'ws', 1)}/api/kernels/{kernel}/channels?token={token}")
+    await ws.write_message(_message("execute_request", {
+        "code": "import dpteach.widgets as w; W = w.laplace_density(); "
+                "print(W.controls['epsilon'].model_id, W.image.model_id)",
+        "silent": False, "store_history": False, "user_expressions": {}, "allow_stdin": False}))
+    text = ""
+    while True:
+        message, _ = _parse(await ws.read_message())
+        if message["msg_type"] == "stream":
+            text += message["content"]["text"]
+        elif message["msg_type"] == "error":
+            raise RuntimeError("\n".join(message["content"]["traceback"]))
+        elif message["msg_type"] == "status" and message["content"]["execution_state"] == "idle" and text:
+            break
+    slider, image = text.split()
+    out = []
+    for value in values:
+        await ws.write_message(_message("comm_msg", {"comm_id": slider, "data": {
+            "method": "update", "state": {"value": float(value)}, "buffer_paths": []}}))
+        sent = time.perf_counter()
+        while True:
+            message, buffers = _parse(await ws.read_message())
+            if message["msg_type"] == "comm_msg" and message["content"]["comm_id"] == image and buffers:
+                out.append((time.perf_counter() - sent) * 1000)
+                break
+        await asyncio.sleep(0.05)
+        while True:                                       # the rest of this change's messages
+            try:
+                await asyncio.wait_for(ws.read_message(), 0.02)
+            except asyncio.TimeoutError:
+                break
+    ws.close()
+    return out
+
+
+def server_round_trip(nodelay: bool = True, presses: int = 40) -> dict:
+    """laplace_density's ε set through the lab's kernel WebSocket, each value new: value sent → image received."""
+    import numpy as np
+
+    extra = () if nodelay else (f"--ServerApp.kernel_websocket_connection_class={PLAIN_CONNECTION}",)
+    with running_lab(root=ROOT, extra=extra) as (base, token):
+        ms = asyncio.run(_round_trips(base, token, np.linspace(0.2, 4.9, presses)))
+    return {"nodelay": nodelay, "presses": len(ms), "p50_ms": statistics.median(ms), "p95_ms": _percentile(ms, 95)}
+
+
+def bench_server() -> tuple[list[str], list[dict]]:
+    data = [server_round_trip(nodelay) for nodelay in (True, False)]
+    lines = ["Through the server, no browser (laplace_density's ε, 40 new values, a Python WebSocket client in the "
+             "browser's place; value sent → new image received):", "",
+             "| kernel WebSocket | p50 ms | p95 ms |", "|---|---|---|"]
+    for d in data:
+        name = "TCP_NODELAY (dpteach.build.websocket, as `make lab` runs it)" if d["nodelay"] else \
+            "jupyter_server's default (Nagle's algorithm on)"
+        lines.append(f"| {name} | {d['p50_ms']:.1f} | {d['p95_ms']:.1f} |")
+    return lines, data
+
+
 def bench_browser() -> tuple[list[str], list[dict]]:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
@@ -173,7 +267,8 @@ def bench_browser() -> tuple[list[str], list[dict]]:
     tail = ["", "Where a press's time goes (medians over the presses, ms; 'image' above is the src change, "
             "'painted' the next animation frame after the image is decoded):", "",
             "| chapter | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|", *split]
-    return head + rows + (tail if data else []), data
+    server_lines, server_data = bench_server()
+    return head + rows + (tail if data else []) + ["", *server_lines], data + server_data
 
 
 if __name__ == "__main__":
