@@ -8,6 +8,7 @@ Zhao (2020). Chapter 08's trade-off figure asks :func:`error_tradeoff` for its n
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -241,6 +242,25 @@ class ErrorTradeoff:
 GROWTH_K = np.logspace(math.log10(20), 4, 100)
 
 
+@functools.lru_cache(maxsize=1024)
+def _at(eps: float, d: float) -> tuple:
+    """What :func:`error_tradeoff` draws that depends on (ε, δ) only, not on p or k: the analytic Gaussian's σ
+    at Δ₂ = 1, the lower bound's shape, the Gaussian's and Laplace's E‖X‖∞ at every k of the table, and the
+    growth curves. Kept per (ε, δ), read-only, so that the p and k sliders only look up the table."""
+    unit = unit_linf_table()
+    ks = np.array(TABLE_K, dtype=float)
+    g1 = gaussian_sigma(1.0, eps, d)                    # the analytic σ is proportional to Δ₂
+    shape = linf_lower_bound_shape(ks, eps, d)
+    gauss = np.array([unit[(2.0, n)] * math.sqrt(2 * n) * g1 for n in TABLE_K])   # GG σ = √2·std
+    lap = np.array([expected_linf_error(n, n, eps) for n in TABLE_K])
+    at = TABLE_K.index(100)
+    anchor = gauss[at] / shape[at]
+    growth = {name: curve * anchor for name, curve in ganesh_zhao_growth(GROWTH_K, 100.0).items()}
+    for array in (shape, gauss, lap, *growth.values()):
+        array.flags.writeable = False
+    return g1, shape, gauss, lap, growth
+
+
 def error_tradeoff(p: float, k: int, epsilon: float, delta: float) -> ErrorTradeoff:
     """The ℓ∞ error of k counting queries under Laplace, Gaussian and Generalized Gaussian noise,
     and the ℓ1/ℓ∞ trade-off of the shape p, on the shipped table's grid.
@@ -271,15 +291,10 @@ def error_tradeoff(p: float, k: int, epsilon: float, delta: float) -> ErrorTrade
                        why="the range the shipped table was computed for")
     table, unit = calibration_table(), unit_linf_table()
     ks = np.array(TABLE_K, dtype=float)
-    g1 = gaussian_sigma(1.0, eps, d)                    # the analytic σ is proportional to Δ₂
-    shape = linf_lower_bound_shape(ks, eps, d)
-    gauss = np.array([unit[(2.0, n)] * math.sqrt(2 * n) * g1 for n in TABLE_K])   # GG σ = √2·std
-    lap = np.array([expected_linf_error(n, n, eps) for n in TABLE_K])
+    g1, shape, gauss, lap, growth = _at(eps, d)
+    growth = dict(growth)                               # the caller's own dict (its arrays are read-only)
     # every (k, p) is on the table's grid and ε, δ in its range (checked above): the look-ups skip the checks
     gg = np.array([unit[(pp, n)] * table._sigma(n, pp, eps, d) for n in TABLE_K])
-    at = TABLE_K.index(100)
-    anchor = gauss[at] / shape[at]
-    growth = {name: curve * anchor for name, curve in ganesh_zhao_growth(GROWTH_K, 100.0).items()}
     sig = np.array([table._sigma(kk, q, eps, d) for q in TABLE_P])
     g_std = math.sqrt(kk) * g1
     l1 = sig * np.array([generalized_gaussian_moment(1.0, q, 1.0) for q in TABLE_P]) / (g_std * math.sqrt(2 / math.pi))

@@ -324,8 +324,9 @@ class ErrorTradeoffFigure(_Updatable):
             self.fig.legend(handles=left.get_lines()[:6] + [self.points, self.here, self.gauss_point, self.lap_point],
                             loc="outside lower center", ncols=4, fontsize="x-small")
             _plain_log_axes(left)
+        # the Gaussian's point is (1, 1) on every frame (the ratios are to the Gaussian): static
         self.dynamic = [self.gz2, self.gz3, self.lap, self.gau, self.gg, self.k_marker, self.curve, self.points,
-                        self.here, self.gauss_point, self.lap_point, right.title, self.headline]
+                        self.here, self.lap_point, right.title, self.headline]
 
     def update(self, p: float, k: int, epsilon: float, delta: float) -> dict:
         r = error_tradeoff(p, k, epsilon, delta)
@@ -340,7 +341,6 @@ class ErrorTradeoffFigure(_Updatable):
         self.curve.set_data(l1, linf)
         self.points.set_data(l1, linf)
         self.here.set_data([l1[j]], [linf[j]])
-        self.gauss_point.set_data([1.0], [1.0])
         self.lap_point.set_data([l1[0]], [linf[0]])
         best = int(np.argmin(linf))
         self.headline.set_text(f"k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {_power(r.delta)}; p = {r.p:g} against the "
