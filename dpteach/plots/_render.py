@@ -35,6 +35,7 @@ frame's ``Text.draw`` each line is rasterised when it is measured (:class:`_Layo
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from collections.abc import Callable, Hashable, Sequence
@@ -357,8 +358,8 @@ class _LayoutOnce:
             antialiased = bool(gc.get_antialiased())
             image, d, (xo, yo), _w, _h = self.lines.get(self._key(s, prop, antialiased)) or \
                 self._layout(s, prop, antialiased)
-            x = round(x + xo / 64.0 + d * np.sin(np.radians(angle)))
-            y = round(y + yo / 64.0 + d * np.cos(np.radians(angle)))
+            x = round(x + xo / 64.0 + d * math.sin(math.radians(angle)))     # math's, as matplotlib's (not numpy's)
+            y = round(y + yo / 64.0 + d * math.cos(math.radians(angle)))
             r._renderer.draw_text_image(image, x, y + 1, angle, gc)
 
         r.get_text_width_height_descent, r.draw_text = get_text_width_height_descent, draw_text
