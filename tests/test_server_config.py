@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import ROOT
 
 CONFIG = ROOT / "binder" / "jupyter_server_config.json"
@@ -38,6 +39,7 @@ def test_the_config_names_a_connection_that_sets_nodelay_before_connecting(monke
     assert calls == [("nodelay", True), ("connect",)]
 
 
+@pytest.mark.slow   # starts the real server's configuration (about 5 s): the slow tier, with the other ways in
 def test_the_venv_s_jupyter_server_loads_it():
     """The real server's configuration, as `make lab` and the browser tests start it (the Makefile installs
     the file into the venv's etc/jupyter)."""
