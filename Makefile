@@ -232,7 +232,7 @@ test-python:
 	  dir=$(PYTHON_CLONES)/$$v; rm -rf "$$dir"; git clone --quiet . "$$dir" || exit 1; \
 	  echo "== Python $$v: $$("$$py" --version) in a fresh clone of $$(git rev-parse --short HEAD), $$dir"; \
 	  start=$$(date +%s); \
-	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed .venv/share/jupyter/lab/settings/overrides.json || exit 1; \
+	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed $(SETTINGS) || exit 1; \
 	  (cd "$$dir" && MPLCONFIGDIR="$$dir/.venv/matplotlib" .venv/bin/python -m pytest -n 2 --dist loadfile \
 	    $$(for t in tests/test_browser_*.py; do printf -- '--ignore=%s ' "$$t"; done)) || exit 1; \
 	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
