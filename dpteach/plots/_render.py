@@ -233,11 +233,7 @@ class Renderer:
                 if len(self._seen) >= 4 * self.MAX_SPRITES:
                     self._seen.clear()
                 self._seen.add(key)
-                if _LAYOUT_ONCE:
-                    with _LayoutOnce(renderer, self._lines, text):
-                        text.draw(renderer)
-                else:
-                    text.draw(renderer)
+                self._draw_lines_once(text, renderer)
                 return
             sprite = self._sprites[key] = self._render_sprite(text, renderer)
             while len(self._sprites) > self.MAX_SPRITES:
@@ -247,6 +243,14 @@ class Renderer:
             gc = renderer.new_gc()
             renderer.draw_image(gc, x, y, image)
             gc.restore()
+
+    def _draw_lines_once(self, text: Text, renderer) -> None:
+        """``text.draw(renderer)``, each plain line laid out once and kept (:class:`_LayoutOnce`, matplotlib 3.10)."""
+        if _LAYOUT_ONCE:
+            with _LayoutOnce(renderer, self._lines, text):
+                text.draw(renderer)
+        else:
+            text.draw(renderer)
 
     def warm_text(self, text: Text, strings) -> None:
         """Render ``text``'s sprite for each of ``strings`` now (after a frame, for its static state), so that
@@ -271,11 +275,7 @@ class Renderer:
             scratch = self._scratch = RendererAgg(renderer.width, renderer.height, renderer.dpi)
         scratch.clear()
         try:
-            if _LAYOUT_ONCE:
-                with _LayoutOnce(scratch, self._lines, text):    # its lines were laid out when it was first drawn
-                    text.draw(scratch)
-            else:
-                text.draw(scratch)
+            self._draw_lines_once(text, scratch)    # its lines were laid out when it was first drawn
             box = text.get_window_extent(scratch)
         finally:
             text._renderer = renderer              # Text.draw remembers its renderer: give it the canvas's back
