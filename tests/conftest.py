@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 # The shared names live in tests/helpers.py: test files import them from there, never from this file.
-# ARTIFACTS, ROOT and needs_chromium are re-exported here only while tests/test_browser_*.py still say
-# `from conftest import ...`.
-from helpers import ARTIFACTS, CHROMIUM, ROOT, needs_chromium  # noqa: F401
+from helpers import CHROMIUM
 
 # `filterwarnings = error` (pyproject) acts in the pytest process only. The kernels that nbval, nbclient
 # and nbconvert start for the notebooks treat warnings as errors too, so that a library's

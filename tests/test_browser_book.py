@@ -10,7 +10,7 @@ switches its figure with no kernel; the offline search finds "Laplace" and "Theo
 import json
 
 import pytest
-from conftest import ARTIFACTS, ROOT, needs_chromium
+from helpers import ARTIFACTS, ROOT, needs_chromium
 from test_book_site import PAGES, axe_source, built_book
 
 from dpteach.build.paths import Project

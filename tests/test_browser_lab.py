@@ -7,7 +7,7 @@ Skipped, with the reason, where Chromium is not installed (`apt-get install -y c
 """
 
 import pytest
-from conftest import needs_chromium
+from helpers import needs_chromium
 
 from dpteach.build.labserver import open_notebook, running_lab
 

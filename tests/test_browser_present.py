@@ -20,7 +20,7 @@ import subprocess
 
 import nbformat
 import pytest
-from conftest import ARTIFACTS, ROOT, needs_chromium
+from helpers import ARTIFACTS, ROOT, needs_chromium
 
 from dpteach.build import slides
 from dpteach.build.book import instructor_edition

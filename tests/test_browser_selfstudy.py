@@ -12,7 +12,7 @@ import json
 import shutil
 
 import pytest
-from conftest import ARTIFACTS, ROOT, needs_chromium
+from helpers import ARTIFACTS, ROOT, needs_chromium
 from playwright.sync_api import expect
 
 from dpteach.build import editions

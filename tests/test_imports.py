@@ -198,3 +198,13 @@ def test_a_family_of_modules_is_a_package_not_a_file_name_prefix():
     family = dp.generalized_gaussian.__all__
     assert len(family) >= 30 and set(family) <= set(dp.__all__)
     assert {getattr(dp, n).__module__.rpartition(".")[0] for n in family} == {"dpteach.generalized_gaussian"}
+
+
+def test_tests_share_helpers_through_a_module_not_conftest():
+    """pytest imports conftest.py itself: the tests' shared names live in tests/helpers.py, and no test
+    file takes a name from conftest (test_packaging imports conftest whole, to test its hook)."""
+    offenders = [f"{path.name}:{node.lineno}"
+                 for path in sorted((ROOT / "tests").glob("*.py"))
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.ImportFrom) and node.module == "conftest"]
+    assert not offenders, offenders

@@ -241,6 +241,25 @@ def test_log_slider_defaults_typed_and_dragged_values_land_on_the_readout(factor
         pytest.xfail(f"{factory.__name__}: {waiting} still a plain FloatLogSlider with a step (another engineer's)")
 
 
+def test_the_browsers_echo_of_a_rounded_value_is_not_drawn_again():
+    """A key press sends 10^position (1.99526…); the kernel rounds it to 2.0 and tells the browser, whose
+    slider answers with 10 to its new position, 2.0000000000000004 in JupyterLab. ipywidgets sets a
+    browser's value under traitlets' hold_trait_notifications, where the rounding runs only as the hold
+    ends, so that answer is notified as a change although the value stays 2.0: it must not draw the same
+    frame again."""
+    w = dp.widgets.laplace_density()
+    control = w.controls["epsilon"]
+    updates = []
+    update = w._update
+    w._update = lambda **values: updates.append(values) or update(**values)
+    control.set_state({"value": 10 ** 0.3})                             # the key press
+    assert control.value == 2.0 and [u["epsilon"] for u in updates] == [2.0]
+    control.set_state({"value": math.nextafter(2.0, 3.0)})             # the slider's answer, as JupyterLab
+    assert control.value == 2.0 and len(updates) == 1                  # sent it: 2.0000000000000004
+    control.set_state({"value": 10 ** 0.5})                             # the next press is drawn
+    assert [u["epsilon"] for u in updates] == [2.0, 3.16]
+
+
 def test_a_round_default_is_drawn_exactly():
     """The understated-Δf figure that chapter 03 opens at ε = 0.5 says noise b = 1 (it said 0.998)."""
     w = dp.widgets.privacy_loss(epsilon=0.5, understate=True)

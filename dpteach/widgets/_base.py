@@ -175,6 +175,7 @@ class Interactive:
         # live slides (make present) lay an interactive figure out as controls beside a screen-high figure
         self.widget.add_class("dpteach-interactive")
         self.result: dict = {}
+        self._drawn: dict | None = None     # the control values of the image shown
         self.redraw()
 
     # -- driving it ---------------------------------------------------------------------
@@ -214,10 +215,15 @@ class Interactive:
             return self.result
         self.status.value = ""
         self.image.value = self.figure.png()
+        self._drawn = self.values()
         return self.result
 
     def _on_change(self, _change) -> None:
-        if not self._batch:
+        # A value from the browser is set under traitlets' hold_trait_notifications, where a log
+        # slider's rounding (RoundLogSlider's validator) runs only as the hold ends: the browser's
+        # answer to 2.0 (2.0000000000000004, 10 to its new position) is notified as a change although the
+        # value stays 2.0. Redraw only when a value differs from the image's.
+        if not self._batch and self.values() != self._drawn:
             self.redraw()
 
     # -- display --------------------------------------------------------------------------
