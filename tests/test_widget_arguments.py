@@ -260,6 +260,35 @@ def test_the_browsers_echo_of_a_rounded_value_is_not_drawn_again():
     assert [u["epsilon"] for u in updates] == [2.0, 3.16]
 
 
+def test_the_rounded_value_is_not_sent_back_to_the_browser_that_sent_it():
+    """Through ipywidgets' own message handling: a key press's 10^position is drawn at 2.0 and the browser
+    hears only the echo of what it sent (its readout already shows "2"), not 2.0, which would move its
+    handle and start a second round trip. A value set in Python, or one the kernel changes beyond
+    rounding, still reaches the browser."""
+    w = dp.widgets.laplace_density()
+    control = w.controls["epsilon"]
+    to_browser, frames = [], []
+    control._send = lambda msg, buffers=None: to_browser.append(msg)
+    w.image._send = lambda msg, buffers=None: frames.append(msg)
+
+    def browser_sends(value):
+        to_browser.clear()
+        frames.clear()
+        control._handle_msg({"content": {"data": {"method": "update", "state": {"value": value}, "buffer_paths": []}},
+                             "buffers": []})
+
+    browser_sends(10 ** 0.3)
+    assert control.value == 2.0 and w.result["scale"] == 1 / 2.0 and len(frames) == 1           # b = Δf/ε
+    assert [m["method"] for m in to_browser] in ([], ["echo_update"])            # echo: JUPYTER_WIDGETS_ECHO
+    browser_sends(10 ** (control.max + 1e-9))                                    # past the end: clamped to 10
+    assert control.value == 10.0 and not [m for m in to_browser if m["method"] == "update"]
+    to_browser.clear()
+    control.value = 0.5
+    assert to_browser == [{"method": "update", "state": {"value": 0.5}, "buffer_paths": []}]
+    control._property_lock = {"value": 0.75}                                     # the kernel changed it otherwise
+    assert control._should_send_property("value", 0.5)
+
+
 def test_a_round_default_is_drawn_exactly():
     """The understated-Δf figure that chapter 03 opens at ε = 0.5 says noise b = 1 (it said 0.998)."""
     w = dp.widgets.privacy_loss(epsilon=0.5, understate=True)

@@ -39,17 +39,36 @@ class RoundLogSlider(widgets.FloatLogSlider):
     every number the readout can show: 0.5, 0.05, 1e-6 and 0.25 lie on it, a typed round value lands
     on itself, a dragged one on the number the readout shows, and the value the figure receives is
     that number exactly (not 0.5000000000000001 from the browser's 10^log10(0.5)).
+
+    The rounded number is not sent back to the browser that sent the value: its readout already shows
+    those figures. Sent back, it moved the handle to log10(2), say, and the browser answered with
+    10 to that position, 2.0000000000000004: a second round trip for every key press, and a repaint
+    of the slider while the kernel drew the figure.
     """
 
     @traitlets.validate("value")
     def _validate_value(self, proposal):
-        digits = _significant_digits(self.readout_format)
         if not math.isfinite(float(proposal["value"])):
             raise traitlets.TraitError(f"a log slider's value must be a finite number, got {proposal['value']!r}")
-        value = _round_significant(float(proposal["value"]), digits)
+        return self._rounded(float(proposal["value"]))
+
+    def _rounded(self, value: float) -> float:
+        """``value`` to the readout's significant figures, within the slider's (rounded) ends."""
+        digits = _significant_digits(self.readout_format)
         low = _round_significant(self.base ** self.min, digits)
         high = _round_significant(self.base ** self.max, digits)
-        return min(max(value, low), high)
+        return min(max(_round_significant(value, digits), low), high)
+
+    def _should_send_property(self, key, value):
+        # ipywidgets' own check (Widget._should_send_property) skips a value only when it equals the
+        # one the browser sent (its property lock); here also when it is that value, rounded.
+        sent = self._property_lock.get(key) if key == "value" else None
+        if isinstance(sent, (int, float)) and not isinstance(sent, bool) and math.isfinite(sent) \
+                and value == self._rounded(float(sent)):
+            if self._holding_sync:
+                self._states_to_send.discard(key)
+            return False
+        return super()._should_send_property(key, value)
 
 
 def _significant_digits(readout_format: str) -> int:
