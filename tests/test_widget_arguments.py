@@ -289,6 +289,25 @@ def test_the_rounded_value_is_not_sent_back_to_the_browser_that_sent_it():
     assert control._should_send_property("value", 0.5)
 
 
+def test_a_failed_draw_keeps_its_message_until_a_draw_succeeds():
+    """Back at the values of the image shown, after a draw that failed, the figure draws again (and the
+    "Cannot draw this" message goes): only an unchanged image is not drawn twice."""
+    w = dp.widgets.laplace_density()
+    draw = w._update
+
+    def fails_at_4(**values):
+        if values["epsilon"] == 4.0:
+            raise ValueError("epsilon 4 is refused here")
+        return draw(**values)
+
+    w._update = fails_at_4
+    shown = w.values()["epsilon"]
+    w.controls["epsilon"].value = 4.0
+    assert "Cannot draw this: epsilon 4 is refused here" in w.status.value
+    w.controls["epsilon"].value = shown
+    assert w.status.value == ""
+
+
 def test_a_round_default_is_drawn_exactly():
     """The understated-Δf figure that chapter 03 opens at ε = 0.5 says noise b = 1 (it said 0.998)."""
     w = dp.widgets.privacy_loss(epsilon=0.5, understate=True)

@@ -231,6 +231,7 @@ class Interactive:
             self.result = self._update(**self.values())
         except ValueError as exc:   # never a traceback in class: say what is wrong instead
             self.status.value = f"<span style='color:#D55E00'>Cannot draw this: {exc}</span>"
+            self._drawn = None          # the message stands until a draw succeeds, at any values
             return self.result
         self.status.value = ""
         self.image.value = self.figure.png()
