@@ -50,14 +50,15 @@ $(BIN)/python:
 
 # Every package at the version the test suite passed with: requirements/*.lock.txt, written by
 # `make lock` from pyproject.toml's ranges. Stamps make a second run fast: pip runs again only
-# when a lock (or pyproject.toml) changes.
+# when a lock (or pyproject.toml) changes. A lock names every package, so pip installs it as it is
+# (--no-deps): what pyproject.toml's [tool.uv] overrides leave out stays out.
 $(VENV)/.lab-installed: requirements/lab.lock.txt pyproject.toml | $(BIN)/python
-	$(PIP) install -r requirements/lab.lock.txt
+	$(PIP) install --no-deps -r requirements/lab.lock.txt
 	$(PIP) install --no-deps -e .
 	@touch $@
 
 $(VENV)/.test-installed: requirements/test.lock.txt pyproject.toml $(VENV)/.lab-installed
-	$(PIP) install -r requirements/test.lock.txt
+	$(PIP) install --no-deps -r requirements/test.lock.txt
 	@touch $@
 
 # Versions change on purpose only: `make lock` keeps every pin that still satisfies pyproject.toml
@@ -118,7 +119,7 @@ $(PRESENT_BIN)/python:
 	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install --upgrade pip
 
 $(PRESENT)/.installed: requirements/present.lock.txt pyproject.toml | $(PRESENT_BIN)/python
-	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install -r requirements/present.lock.txt
+	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install --no-deps -r requirements/present.lock.txt
 	$(PRESENT_BIN)/python -m pip --quiet --disable-pip-version-check install --no-deps -e .
 	@touch $@
 

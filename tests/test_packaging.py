@@ -89,10 +89,24 @@ def test_locked_versions_satisfy_pyproject():
 
 def test_make_and_ci_install_from_the_locks():
     makefile = (ROOT / "Makefile").read_text()
-    assert "install -r requirements/lab.lock.txt" in makefile and "install -r requirements/test.lock.txt" in makefile
+    assert "install --no-deps -r requirements/lab.lock.txt" in makefile
+    assert "install --no-deps -r requirements/test.lock.txt" in makefile
+    assert "install --no-deps -r requirements/present.lock.txt" in makefile
     assert "install --no-deps -e ." in makefile
     assert not re.search(r"install -e '\.\[", makefile), "an install from pyproject's ranges, not the lock"
     assert "--upgrade" in makefile and "UPGRADE" in makefile   # make lock UPGRADE=1: upgrades are deliberate
+
+
+def test_jsonschema_builds_no_iri_parser_at_import():
+    """rfc3987-syntax (jsonschema's optional "iri" check) built an Earley parser at import, 2.4 s in every
+    process that imports nbformat or jupyter_server: the locks leave it out, and it is not installed."""
+    for lock in ("lab", "test", "present"):
+        line = next(p for p in (ROOT / "requirements" / f"{lock}.lock.txt").read_text().splitlines()
+                    if p.startswith("rfc3987-syntax"))
+        assert line.endswith("; sys_platform == 'never'"), (lock, line)
+    loaded = subprocess.run([sys.executable, "-c", "import nbformat, sys; print('rfc3987_syntax' in sys.modules)"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "False"
 
 
 def test_jupytext_is_pinned_to_one_exact_version_everywhere():
