@@ -145,3 +145,23 @@ def test_static_figures_report_their_numbers():
 def test_delta_slider_spans_ten_to_the_minus_ten_to_a_hundredth():
     s = widgets.privacy_delta_slider()
     assert math.isclose(s.base ** s.min, 1e-10) and math.isclose(s.base ** s.max, 1e-2)
+
+
+def test_calibration_curves_are_computed_once_per_delta(monkeypatch):
+    """Both curves depend on δ alone: an ε drag reuses them (60 bisections each time, otherwise), and
+    what is reused equals a fresh computation and cannot be changed through a result."""
+    import dpteach.plots.gaussian as figures
+
+    fig = figures.GaussianCalibrationFigure()
+    calls = []
+    real = figures.gaussian_sigma_curve
+    monkeypatch.setattr(figures, "gaussian_sigma_curve", lambda *a, **k: calls.append(a) or real(*a, **k))
+    for eps in (0.1, 0.5, 2.0):
+        fig.update(eps, 1e-5)
+    assert len(calls) == 1
+    result = fig.update(0.3, 1e-6)
+    assert len(calls) == 2
+    np.testing.assert_array_equal(result["analytic"], real(fig.grid, 1e-6))
+    assert not result["analytic"].flags.writeable and not result["classical"].flags.writeable
+    with pytest.raises(ValueError, match="delta"):
+        fig.update(0.3, 2.0)

@@ -135,11 +135,32 @@ class GaussianCalibrationFigure(_Updatable):
             self.fig.legend(handles=[self.analytic, self.classical], loc="outside lower center", fontsize="small")
             _plain_log_axes(ax)
         self.dynamic = [self.analytic, self.classical, self.dots, self.marker, ax.title]
+        self._curves: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    #: curves kept, by δ (60 + 60 floats each)
+    MAX_CURVES = 512
+
+    def curves(self, delta: float) -> tuple[np.ndarray, np.ndarray]:
+        """Both curves at δ, read-only: (analytic σ/Δ₂f, Theorem 3.22's c/ε or NaN where ε ≥ 1).
+
+        They depend on δ alone, so a drag of the ε slider computes neither: the analytic one is 60
+        bisections. Kept for each δ seen (a float, as the slider sends), up to :attr:`MAX_CURVES`.
+        """
+        found = self._curves.get(delta) if isinstance(delta, float) else None
+        if found is not None:
+            return found
+        analytic = gaussian_sigma_curve(self.grid, delta)
+        classical = np.where(self.grid < 1, classical_gaussian_constant(delta) / self.grid, np.nan)   # c·Δ₂f/ε
+        analytic.flags.writeable = classical.flags.writeable = False
+        if isinstance(delta, float):
+            if len(self._curves) >= self.MAX_CURVES:
+                del self._curves[next(iter(self._curves))]
+            self._curves[delta] = (analytic, classical)
+        return analytic, classical
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.epsilon(epsilon)
-        analytic = gaussian_sigma_curve(self.grid, delta)
-        classical = np.where(self.grid < 1, classical_gaussian_constant(delta) / self.grid, np.nan)   # c·Δ₂f/ε
+        analytic, classical = self.curves(delta)
         sigma = gaussian_sigma(1.0, eps, delta)
         c_sigma = classical_gaussian_sigma(1.0, eps, delta) if eps < 1 else math.nan
         self.analytic.set_ydata(analytic)
