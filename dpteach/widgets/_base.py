@@ -240,9 +240,10 @@ class Interactive:
 
     def _on_change(self, _change) -> None:
         # A value from the browser is set under traitlets' hold_trait_notifications, where a log
-        # slider's rounding (RoundLogSlider's validator) runs only as the hold ends: the browser's
-        # answer to 2.0 (2.0000000000000004, 10 to its new position) is notified as a change although the
-        # value stays 2.0. Redraw only when a value differs from the image's.
+        # slider's rounding (RoundLogSlider's validator) runs only as the hold ends: a value that rounds
+        # to the one shown (2.0000000000000004 while 2.0 is drawn) is notified as a change although the
+        # value stays 2.0. RoundLogSlider no longer provokes JupyterLab to send one, but another page
+        # showing the same slider still can. Redraw only when a value differs from the image's.
         if not self._batch and self.values() != self._drawn:
             self.redraw()
 
