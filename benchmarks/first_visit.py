@@ -15,6 +15,11 @@ short integer range) visits each of its positions once.
     python benchmarks/first_visit.py --profile noisy_max epsilon   # cProfile of its first visits
     python benchmarks/first_visit.py --split noisy_max epsilon     # CPU ms: update, frame, encoding (JSON)
 
+Each control is walked in :data:`KERNELS` fresh kernels, as that many students would, and its p95
+is taken over all their first visits (150): on a virtual machine whose host takes a core away now
+and then, one burst would otherwise set the p95 of a 50-visit walk. The table also gives each
+kernel's own p95, the worst of them included.
+
 Used by run.py (`make bench`). The machine is shared: each row records the 1-minute load average
 when it ran.
 """
@@ -34,6 +39,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 #: values on the way up, and on the way back (between those of the way up)
 PASS = 25
+#: fresh kernels per control, their first visits pooled
+KERNELS = 3
 
 
 def widget_factories() -> list:
@@ -119,7 +126,20 @@ def summary(row: dict) -> dict:
 
     return {**{k: row[k] for k in ("widget", "control", "load", "build_s", "revisits", "no_new_image")},
             "visits": len(every), "all": stats(every), "up": stats(row["up"]), "back": stats(row["back"]),
-            "cpu": stats(row["cpu"])}
+            "cpu": stats(row["cpu"]), "each_p95": row.get("each_p95", [stats(every)["p95"]])}
+
+
+def pooled(runs: list[dict]) -> dict:
+    """The walks of one control in several fresh kernels as one row: every first visit, each kernel's p95."""
+    row = dict(runs[0])
+    for key in ("up", "back", "cpu"):
+        row[key] = [v for r in runs for v in r[key]]
+    for key in ("revisits", "no_new_image"):
+        row[key] = sum(r[key] for r in runs)
+    row["load"] = float(np.mean([r["load"] for r in runs]))
+    row["build_s"] = float(np.median([r["build_s"] for r in runs]))
+    row["each_p95"] = [float(np.percentile(r["up"] + r["back"], 95)) for r in runs if r["up"] + r["back"]]
+    return row
 
 
 def _one_in_fresh_kernel(factory: str, control: str) -> dict:
@@ -167,22 +187,24 @@ def cpu_steal() -> tuple[int, int]:
     return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
 
 
-def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | None = None) -> tuple[list[str], list[dict]]:
-    """Every control of every widget, each in a fresh kernel (``kernel=False``: a plain interpreter, no comms):
-    the table's lines and the rows' data. ``only``: widgets whose name contains it."""
+def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | None = None,
+                       kernels: int = KERNELS) -> tuple[list[str], list[dict]]:
+    """Every control of every widget, each in ``kernels`` fresh kernels (``kernel=False``: plain interpreters,
+    no comms), their first visits pooled: the table's lines and the rows' data. ``only``: widgets whose name
+    contains it."""
     rows, data = [], []
     load_before, steal_before = os.getloadavg(), cpu_steal()
     for factory in widget_factories():
         if only and only not in factory.__name__:
             continue
         for name in factory().controls:
-            s = summary(_one_in_fresh_kernel(factory.__name__, name) if kernel else
-                        _one_in_fresh_interpreter(factory.__name__, name))
+            s = summary(pooled([_one_in_fresh_kernel(factory.__name__, name) if kernel else
+                                _one_in_fresh_interpreter(factory.__name__, name) for _ in range(kernels)]))
             s["ok"] = s["all"]["p95"] <= limit_ms
             data.append(s)
             rows.append(f"| {s['widget']} | {name} | {s['visits']} | {s['all']['p50']:.1f} | **{s['all']['p95']:.1f}** | "
-                        f"{s['all']['max']:.1f} | {s['up']['p95']:.1f} | {s['back']['p95']:.1f} | {s['cpu']['p95']:.1f} | "
-                        f"{s['load']:.2f} | "
+                        f"{s['all']['max']:.1f} | {' / '.join(f'{v:.1f}' for v in s['each_p95'])} | "
+                        f"{s['up']['p95']:.1f} | {s['back']['p95']:.1f} | {s['cpu']['p95']:.1f} | {s['load']:.2f} | "
                         f"{'met' if s['ok'] else '**missed**'} |")
     load_after, steal_after = os.getloadavg(), cpu_steal()
     ticks = steal_after[1] - steal_before[1]
@@ -191,16 +213,18 @@ def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | 
     worst = max(data, key=lambda d: d["all"]["p95"])
     where = "a fresh IPython kernel (jupyter_client; the widgets' comms send each image)" if kernel else \
         "a fresh Python interpreter (no kernel: the widgets' comms are dummies)"
-    head = [f"Each control in {where}: import, build the widget (its first draw), then {PASS} values up "
-            f"its range and {PASS} back (the values between), each drawn for the first time; timed from "
-            "`control.value = v` to the Image widget's new PNG. Load average (1, 5, 15 min) on this shared "
+    head = [f"Each control in {kernels} × {where}: import, build the widget (its first draw), then {PASS} values "
+            f"up its range and {PASS} back (the values between), each drawn for the first time; timed from "
+            "`control.value = v` to the Image widget's new PNG. The percentiles are over the first visits of all "
+            f"{kernels} kernels; *each kernel's p95* gives them one by one. Load average (1, 5, 15 min) on this shared "
             f"2-core machine: {', '.join(f'{x:.2f}' for x in load_before)} before, "
             f"{', '.join(f'{x:.2f}' for x in load_after)} after; the 1-minute load as each control ran is in the "
             "table. On a loaded machine the wall-clock times include waiting for a core; *CPU p95* is the "
             "process's own CPU time per visit (all its threads), which the load barely changes. This is a virtual "
             f"machine: the host took {steal:.1f}% of its CPU time during the section (steal, /proc/stat).", "",
-            f"| widget | control | first visits | p50 ms | p95 ms | max ms | way up p95 | way back p95 | CPU p95 ms | "
-            f"load | verdict (p95 ≤ {limit_ms:.0f} ms) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+            f"| widget | control | first visits | p50 ms | p95 ms | max ms | each kernel's p95 | way up p95 | "
+            f"way back p95 | CPU p95 ms | load | verdict (p95 ≤ {limit_ms:.0f} ms) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     tail = ["", f"{met} of {len(data)} controls meet the target; the slowest p95 is {worst['all']['p95']:.1f} ms "
             f"({worst['widget']}, {worst['control']})."]
     return head + rows + tail + explain(data), data
