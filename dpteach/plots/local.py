@@ -98,12 +98,16 @@ class LocalCentralFigure(_Updatable):
     """Randomized response (local) against a Laplace count (central), estimating a proportion.
 
     Left: the standard deviation of the estimate against n, on log axes: √(e^ε/n)/(e^ε − 1)
-    locally, √2/(nε) centrally, with simulated values (dots). Right: the errors |p̂ − p| of
-    2,000 simulated surveys at the slider's n, on the same log scale of error, so the two
-    clouds sit as far apart as the two curves on the left.
+    locally, √2/(nε) centrally, with simulated values (dots, each the standard deviation of
+    ``dot_runs`` surveys). Right: the errors |p̂ − p| of ``runs`` simulated surveys at the
+    slider's n, on the same log scale of error, so the two clouds sit as far apart as the two
+    curves on the left.
 
-    Both error axes are fixed at 10⁻⁹ to 100, which holds every n and ε the sliders reach.
-    The surveys are simulated once per (n, ε) (:func:`~dpteach.local.survey_estimates`, cached).
+    A dot's 500 surveys give its standard deviation to about ±3% (relative standard error
+    1/√(2·500)), a fraction of a dot on axes eleven decades high; 2,000 at each of the nine n
+    would make simulating most of what a new ε costs. Both error axes are fixed at 10⁻⁹ to 100,
+    which holds every n and ε the sliders reach. The surveys are simulated once per (n, ε)
+    (:func:`~dpteach.local.survey_estimates`, cached).
     """
 
     N_GRID = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -112,9 +116,10 @@ class LocalCentralFigure(_Updatable):
     #: small n and large ε is a lattice, a spike the note reports
     SHARE_TOP = 0.2
 
-    def __init__(self, proportion: float = 0.3, runs: int = 2_000) -> None:
+    def __init__(self, proportion: float = 0.3, runs: int = 2_000, dot_runs: int = 500) -> None:
         self.p = _validate.real("proportion", proportion, low=0.0, high=1.0)
         self.runs = _validate.integer("runs", runs, low=10)
+        self.dot_runs = _validate.integer("dot_runs", dot_runs, low=10)
         self.n_line = np.logspace(2, 6, 100)
         self.edges = np.logspace(-9, 2, 111)          # ten bins a decade
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.4)
@@ -162,7 +167,7 @@ class LocalCentralFigure(_Updatable):
         # both variances are (their value at n = 1)/n^power: one call each, not one per point
         local_std = np.sqrt(randomized_response_variance(1, epsilon) / self.n_line)
         central_std = np.sqrt(central_proportion_variance(1, epsilon)) / self.n_line
-        sims = [survey_estimates(self.p, m, epsilon, self.runs) for m in self.N_GRID]
+        sims = [survey_estimates(self.p, m, epsilon, self.dot_runs) for m in self.N_GRID]
         self.local_line.set_ydata(local_std)
         self.central_line.set_ydata(central_std)
         self.local_dots.set_ydata([s[0].std() for s in sims])
