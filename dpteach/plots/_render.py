@@ -59,18 +59,24 @@ from ._glyphs import GlyphLines
 __all__ = ["Renderer", "encode_png"]
 
 
-def encode_png(rgba: np.ndarray, alpha: bool = False) -> bytes:
+def encode_png(rgba: np.ndarray, alpha: bool = True) -> bytes:
     """PNG bytes of an (height, width, 4) uint8 image: no row filter, deflate level 1 (ISA-L's, else zlib's).
 
-    Drops the alpha channel unless ``alpha`` (a figure on an opaque face needs none).
+    Keeps the four channels: a row of the canvas is copied as it is (0.1 ms for a 720 × 368
+    frame), where dropping the alpha channel of an opaque figure copies one byte at a time
+    (1 ms), more than the deflate itself; its constant alpha adds about 3% to the file.
+    ``alpha=False`` writes RGB.
     """
     height, width = rgba.shape[:2]
     channels = 4 if alpha else 3
     rows = np.empty((height, 1 + width * channels), dtype=np.uint8)
     rows[:, 0] = 0                                   # filter type 0 (None) on every row
-    pixels = rows[:, 1:].reshape(height, width, channels)
-    for c in range(channels):                        # one channel at a time: 5-8× faster than one strided copy
-        pixels[:, :, c] = rgba[:, :, c]
+    if alpha:
+        rows[:, 1:] = rgba.reshape(height, width * 4)
+    else:
+        pixels = rows[:, 1:].reshape(height, width, channels)
+        for c in range(channels):                    # one channel at a time: 5-8× faster than one strided copy
+            pixels[:, :, c] = rgba[:, :, c]
     header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
     return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
                      _chunk(b"IDAT", _deflate(rows, 1)), _chunk(b"IEND", b"")])
