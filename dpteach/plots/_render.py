@@ -312,8 +312,9 @@ _LAYOUT_ONCE = matplotlib.__version__.startswith("3.10.")
 
 #: kept glyph bitmaps, one GlyphLines per font, size, dpi and hinting (shared by every figure)
 _GLYPH_LINES: dict = {}
-#: what a slider's texts are mostly made of beside their words: numbers
-_DIGITS = "0123456789.,−-+%×=:() "
+#: what a slider's texts are mostly made of beside their words: numbers, powers of ten (10⁻⁹), and the
+#: "lp" matplotlib measures a line's height with
+_DIGITS = "0123456789.,−-+%×=:() ⁰¹²³⁴⁵⁶⁷⁸⁹⁻·lp"
 
 
 def _glyph_lines(prop, dpi: float) -> GlyphLines:
