@@ -156,6 +156,7 @@ def test_encode_png_round_trips(deflate, monkeypatch):
 def test_texts_in_a_frame_are_the_pixels_matplotlib_draws():
     """A frame's dynamic texts are laid out once (new lines), pasted from the line cache (lines seen before) or
     from sprites (whole texts seen before): each frame equals matplotlib's own full draw, pixel for pixel."""
+    from matplotlib import patheffects
     from matplotlib.figure import Figure
 
     from dpteach.plots._render import Renderer
@@ -165,13 +166,19 @@ def test_texts_in_a_frame_are_the_pixels_matplotlib_draws():
     ax.set_xlim(0, 1)
     texts = [ax.text(0.5, 1.02, " ", transform=ax.transAxes, ha="center"), ax.text(0.1, 0.6, " ", rotation=30, fontsize=15),
              ax.text(0.9, 0.3, " ", ha="right", va="top", fontweight="bold", antialiased=False),
-             ax.text(0.5, 0.1, " ", ha="center", multialignment="right", color="C1")]
+             ax.text(0.5, 0.1, " ", ha="center", multialignment="right", color="C1"),
+             # never sprites (a box, path effects, wrapping): drawn by matplotlib, their lines measured once
+             ax.text(0.3, 0.8, " ", bbox={"boxstyle": "round", "fc": "w", "alpha": 0.8}),
+             ax.text(0.7, 0.5, " ", path_effects=[patheffects.withStroke(linewidth=3, foreground="w")]),
+             ax.text(0.05, 0.4, " ", wrap=True)]
     renderer = Renderer(fig, texts)
-    frames = [("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain"),
-              ("ε = 0.7", "a\nbb\nddd", "k = 10", "two lines,\n$x^3$ then plain"),   # some lines seen before
-              ("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain"),   # seen twice: sprites made
-              ("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain"),   # pasted from sprites
-              ("ε = 1", "", "k = 1,000", "plain")]
+    boxed = ("noise: 95% within ±3", "stroked 0.5", "wrapped " * 12)
+    frames = [("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain", *boxed),
+              ("ε = 0.7", "a\nbb\nddd", "k = 10", "two lines,\n$x^3$ then plain",     # some lines seen before
+               "noise: 95% within ±7", "stroked 0.7", "wrapped, " * 11),
+              ("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain", *boxed),  # seen twice: sprites
+              ("ε = 0.5", "a\nbb\nccc", "k = 10", "two lines,\n$x^2$ then plain", *boxed),  # pasted from sprites
+              ("ε = 1", "", "k = 1,000", "plain", "", "$x$ stroked", "one")]
     for strings in frames:
         for text, string in zip(texts, strings):
             text.set_text(string)

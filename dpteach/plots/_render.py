@@ -233,8 +233,8 @@ class Renderer:
     def _draw_text(self, text: Text, renderer) -> None:
         """Draw ``text``: from its sprite if this exact text was drawn before, else directly."""
         key = _text_key(text, self._epoch)
-        if key is None:
-            text.draw(renderer)
+        if key is None:                             # no sprite; its plain lines are still laid out once
+            self._draw_lines_once(text, renderer)
             return
         sprite = self._sprites.get(key)
         if sprite is None:
@@ -352,8 +352,9 @@ class _LayoutOnce:
     mathtext, no TeX) is rasterised when it is measured, and the bitmap is kept in ``lines``
     (bounded; the Renderer's, so kept across frames) with the offsets ``draw_text`` computes from
     the same glyphs; drawing it pastes it where ``draw_text`` would: the same pixels, one layout
-    for a new line and none for a line drawn before (the unchanged lines of a title). Only for
-    texts with no path effects, box or TeX (see :func:`_text_key`): those draw through other code.
+    for a new line and none for a line drawn before (the unchanged lines of a title). A text with a
+    box, path effects or TeX measures its lines here too (the same metrics); its box, and lines
+    drawn as paths or by TeX, are drawn by matplotlib's own code.
     """
 
     #: lines kept
