@@ -80,7 +80,7 @@ def _gradient(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
 def _hermite(x: float, xs: np.ndarray, ys: np.ndarray, slopes: np.ndarray | None = None) -> np.ndarray:
     """Cubic Hermite interpolation at x, slopes by finite differences (ys may hold one row per curve;
     pass ``slopes``, np.gradient(ys, xs, axis=-1, edge_order=1), when they are known)."""
-    i = int(np.clip(np.searchsorted(xs, x) - 1, 0, xs.size - 2))
+    i = min(max(int(np.searchsorted(xs, x)) - 1, 0), xs.size - 2)
     if slopes is None:
         slopes = np.gradient(ys, xs, axis=-1, edge_order=1)
     h = xs[i + 1] - xs[i]
