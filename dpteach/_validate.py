@@ -8,6 +8,7 @@ internals.
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 
@@ -21,17 +22,20 @@ def real(name: str, value, *, low: float | None = None, high: float | None = Non
     ``low``/``high`` bound the range; ``low_open``/``high_open`` say whether the ends are
     excluded. ``why`` is appended to the message (the reason the range is what it is).
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if type(value) is float:                # the common case, checked first: a root finder calls this ~50 times
+        x = value
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
-    x = float(value)
-    allowed = _describe(low, high, low_open, high_open)
-    bad = not np.isfinite(x)
+    else:
+        x = float(value)
+    bad = not math.isfinite(x)
     if low is not None and (x <= low if low_open else x < low):
         bad = True
     if high is not None and (x >= high if high_open else x > high):
         bad = True
     if bad:
-        raise ValueError(f"{name} must be {allowed}, got {value!r}" + (f"; {why}" if why else ""))
+        raise ValueError(f"{name} must be {_describe(low, high, low_open, high_open)}, got {value!r}"
+                         + (f"; {why}" if why else ""))
     return x
 
 

@@ -49,11 +49,6 @@ def gaussian_delta(sigma: float, l2_sensitivity: float, epsilon: float) -> float
     s = _validate.positive("sigma", sigma, why="the standard deviation of the noise")
     d = _validate.positive("l2_sensitivity", l2_sensitivity, why=_WHY_SENS)
     e = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0 for a privacy guarantee")
-    return _delta(s, d, e)
-
-
-def _delta(s: float, d: float, e: float) -> float:
-    """:func:`gaussian_delta` for arguments already checked (a bisection checks them once, not 45 times)."""
     a, b = d / (2 * s) - e * s / d, -d / (2 * s) - e * s / d
     value = _special.norm_cdf(a) - math.exp(e + _special.log_norm_cdf(b))
     return min(max(value, 0.0), 1.0)
@@ -79,9 +74,9 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float) -> float
     target = _delta_param(delta)
     # δ(σ) = Φ(Δ/2σ − εσ/Δ) − … ≤ Φ(Δ/2σ − εσ/Δ): a σ that makes the first term ≤ δ is enough.
     lo, hi = 1e-12 * d, d
-    while _delta(hi, d, e) > target:
+    while gaussian_delta(hi, d, e) > target:
         lo, hi = hi, 2 * hi
-    _, hi = bisect(lambda s: _delta(s, d, e) > target, lo, hi, split=geometric,
+    _, hi = bisect(lambda s: gaussian_delta(s, d, e) > target, lo, hi, split=geometric,
                    done=lambda lo, hi: math.log(hi / lo) <= 1e-12)
     return hi
 
