@@ -30,7 +30,9 @@ transparent canvas and cached, like the overlays. A string seen for the first ti
 directly (most titles carry the slider's value and are new on a first drag), and drawn once:
 matplotlib's Agg renderer lays a string out with FreeType twice, once to measure it and again
 to rasterise it (about 20 µs a glyph each time, 3 ms for a two-line title); within the
-frame's ``Text.draw`` each line is rasterised when it is measured (:class:`_LayoutOnce`).
+frame's ``Text.draw`` each line is rasterised when it is measured (:class:`_LayoutOnce`), and
+a new line is composed from glyph bitmaps kept per sub-pixel phase (:class:`GlyphLines`,
+about 5 µs a glyph, FreeType's own pixels) wherever they are all kept.
 """
 
 from __future__ import annotations
