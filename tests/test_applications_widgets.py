@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from dpteach import widgets
+from dpteach import plots, widgets
 
 
 def test_hospital_count_turns_epsilon_into_a_belief_bound():
@@ -61,6 +61,26 @@ def test_location_density_counts_each_grid_once_and_keeps_a_background_per_grid(
         for eps in (0.1, 3.0, 100.0):
             w.set(epsilon=eps, cells=cells)
     assert fig._renderer.rebuilds == built                    # every grid's background was pre-rendered
+
+
+def test_location_density_rebuilds_the_colour_bar_only_when_something_draws_it(monkeypatch):
+    """Back at a grid seen before, the frame is blitted on its cached background: the colour bar (about 5 ms to
+    rebuild) is left as it was until a full draw or a layout reads it, and then shows the grid's scale."""
+    w = widgets.location_density()
+    fig = w.figure
+    rebuilt = []
+    real = type(fig.colorbar)._draw_all                 # what update_normal does, however it is called
+    monkeypatch.setattr(type(fig.colorbar), "_draw_all", lambda bar: rebuilt.append(1) or real(bar))
+    for cells in (5, 40, 10):
+        w.set(epsilon=1.0, cells=cells)
+    assert rebuilt == []
+    assert fig.colorbar.ax.get_ylim() == (0.0, float(fig.truth(10).max()))    # the axes' limits at once
+    fig.colorbar.ax.get_tightbbox(fig.fig.canvas.get_renderer())              # a layout reads the bar
+    assert len(rebuilt) == 1 and fig.colorbar.vmax == float(fig.truth(10).max())
+    w.set(cells=40)
+    with plots.styled():
+        fig.fig.canvas.draw()                                                  # a full draw
+    assert len(rebuilt) == 2 and fig.colorbar.vmax == float(fig.truth(40).max())
 
 
 def test_local_vs_central_dots_simulate_fewer_surveys_and_still_sit_on_the_theory():

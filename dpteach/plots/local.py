@@ -30,6 +30,9 @@ class LocationDensityFigure(_Updatable):
     All three share one colour scale: residents per cell, 0 to the busiest true cell. The true
     map and the colour scale depend on the grid size only: they are static pixels, one
     background per grid size (``static_key``), and each grid's true counts are counted once.
+    Back at a grid seen before, the colour bar's axes take that grid's limits at once (the cached
+    backgrounds are keyed on every axes' limits), and rebuilding the bar itself (about 5 ms) waits
+    until something draws it or lays it out: a frame blitted on a cached background does not.
     """
 
     def __init__(self, points, cells_max: int = 40, rng: np.random.Generator | None = None) -> None:
@@ -59,6 +62,20 @@ class LocationDensityFigure(_Updatable):
             self.suptitle = self.fig.suptitle(" ", fontweight="bold")
         # the true map (images[0]) and the colour bar change with the grid only: static, keyed on it
         self.dynamic = [self.images[1], self.images[2], self.axes[1].title, self.axes[2].title, self.suptitle]
+        self._colorbar_stale = False
+        #: the colour bar axes' limits (x, y) at each grid size drawn
+        self._bar_limits: dict[int, tuple] = {}
+        bar = self.colorbar.ax
+        for name in ("draw", "get_tightbbox"):          # whatever draws the bar or lays it out sees it current
+            setattr(bar, name, self._current_colorbar_first(getattr(bar, name)))
+
+    def _current_colorbar_first(self, method):
+        def wrapped(*args, **kwargs):
+            if self._colorbar_stale:
+                self._colorbar_stale = False
+                self.colorbar.update_normal(self.images[0])
+            return method(*args, **kwargs)
+        return wrapped
 
     def static_key(self) -> int:
         return self.cells
@@ -80,8 +97,18 @@ class LocationDensityFigure(_Updatable):
             self.cells = k
             self.images[0].set_data(truth)
             top = float(truth.max())
-            for image in self.images:
-                image.set_clim(0, top)
+            with self.images[0].callbacks.blocked(signal="changed"):    # the colour bar: below
+                for image in self.images:
+                    image.set_clim(0, top)
+            bar, limits = self.colorbar.ax, self._bar_limits.get(k)
+            if limits is None:                          # a new grid: the bar now, and its limits remembered
+                self.colorbar.update_normal(self.images[0])
+                self._bar_limits[k] = (bar.get_xlim(), bar.get_ylim())
+                self._colorbar_stale = False
+            else:                                       # its limits now, the bar when drawn
+                bar.set_xlim(limits[0])
+                bar.set_ylim(limits[1])
+                self._colorbar_stale = True
         self.images[1].set_data(central)
         self.images[2].set_data(local)
         err_central = float(np.abs(central - truth).mean())
