@@ -13,6 +13,10 @@
   image, with the lab as `make lab` runs it (TCP_NODELAY on the kernel WebSocket,
   dpteach.build.websocket) and with jupyter_server's own connection class (Nagle's algorithm
   on): what the server's relay costs, without the browser's own work on the same two cores.
+* **whose CPU a press takes**: from just before each key to just after its image, the CPU time of
+  the kernel, the server and each of Chromium's processes (Linux /proc): on two cores, the browser's
+  own work for a press (the slider's new position, the kernel's busy/idle status, the image) competes
+  with the kernel drawing it.
 * **drag settle lag**: drag the handle across the whole track quickly with the mouse (as a
   student sweeps ε) and time from the mouse release to the last image change, after which
   the figure shows the slider's final value. Also reported: how many frames arrived during
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import struct
@@ -110,23 +115,68 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
+def _kind(cmdline: str) -> str | None:
+    """Which part of the stack a process is, by its command line."""
+    if "ipykernel" in cmdline:
+        return "kernel"
+    if "jupyter-lab" in cmdline or "jupyter lab" in cmdline:
+        return "server"
+    if "chrom" in cmdline and "playwright" not in cmdline.split()[0]:
+        kind = cmdline.split("--type=")[1].split()[0] if "--type=" in cmdline else "browser"
+        return f"Chromium {kind}"
+    return None
+
+
+def _descendants_cpu() -> dict[str, float]:
+    """CPU seconds so far (user + system) of this process's descendants, by :func:`_kind`: the lab server and its
+    kernels, Chromium's processes (Linux /proc; empty elsewhere)."""
+    parent, kind = {}, {}
+    try:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            parent[pid] = (fields[1], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+            kind[pid] = _kind(cmdline)
+    except OSError:
+        return {}
+    me, out = str(os.getpid()), {}
+    for pid, (ppid, cpu) in parent.items():
+        up = ppid
+        while up in parent and up != me:
+            up = parent[up][0]
+        if up == me and kind[pid]:
+            out[kind[pid]] = out.get(kind[pid], 0.0) + cpu
+    return out
+
+
 def measure(page, index: int, presses: int = 40) -> dict:
     slider = page.locator(".widget-slider").nth(index)
     slider.scroll_into_view_if_needed()
     assert page.evaluate(WATCH, [slider.element_handle()]), "no figure image next to the slider"
     handle = slider.locator(".noUi-handle")
-    handle.focus()
-    latencies, splits, unchanged = [], [], 0
+    knob = handle.element_handle()
+    latencies, splits, unchanged, refocused, cpu = [], [], 0, 0, {}
     for i in range(presses):
         key = "ArrowRight" if (i // 10) % 2 == 0 else "ArrowLeft"   # walk back and forth
         before = page.evaluate("window.__frames.length")
         page.evaluate("window.__wire.length = 0")
-        handle.press(key)
+        # the key goes to the focused handle, as a student's does; Playwright's locator.press would first
+        # resolve the locator's selector chain and focus the element again, work in the page a keypress does
+        # not cause
+        refocused += knob.evaluate("(h) => document.activeElement !== h && (h.focus(), true)")
+        cpu_before = _descendants_cpu()
+        page.keyboard.press(key)
         if not page.evaluate(NEXT_FRAME, [before, 3_000]):   # the kernel rounded the value back to where it was
             unchanged += 1                                 # (a log slider's 3 figures), or the track's end
             if unchanged > presses // 4:
                 raise RuntimeError(f"{unchanged} of {presses} presses left the figure unchanged")
             continue
+        for name, seconds in _descendants_cpu().items():
+            cpu[name] = cpu.get(name, 0.0) + seconds - cpu_before.get(name, 0.0)
         pressed, shown = page.evaluate("[window.__keys[window.__keys.length - 1], "
                                        "window.__frames[window.__frames.length - 1]]")
         latencies.append(shown - pressed)
@@ -157,7 +207,9 @@ def measure(page, index: int, presses: int = 40) -> dict:
     phases = {name: statistics.median(s[name] for s in splits) for name in splits[0]}
     return {"presses": presses - unchanged, "p50_ms": statistics.median(latencies), "p95_ms": _percentile(latencies, 95),
             "drag_frames": len(frames) - start_frames, "settle_ms": settle, "phases_median_ms": phases,
-            "painted_p95_ms": _percentile([s["key → painted"] for s in splits], 95), "unchanged_presses": unchanged}
+            "painted_p95_ms": _percentile([s["key → painted"] for s in splits], 95), "unchanged_presses": unchanged,
+            "refocused": refocused,
+            "cpu_ms_per_press": {name: 1000 * s / len(latencies) for name, s in sorted(cpu.items(), key=lambda kv: -kv[1])}}
 
 
 #: jupyter_server's own kernel WebSocket connection (Nagle's algorithm on), for the comparison
@@ -280,6 +332,15 @@ def bench_browser() -> tuple[list[str], list[dict]]:
     tail = ["", "Where a press's time goes (medians over the presses, ms; 'image' above is the src change, "
             "'painted' the next animation frame after the image is decoded):", "",
             "| chapter | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|", *split]
+    used = {k: sum(d["cpu_ms_per_press"].get(k, 0.0) for d in data) for d in data for k in d["cpu_ms_per_press"]}
+    kinds = sorted((k for k, ms in used.items() if ms >= 0.05), key=lambda k: -used[k])
+    if kinds:   # Linux only (/proc)
+        tail += ["", "Whose CPU a press takes: CPU ms per press by process, summed from just before the key to just "
+                 "after its image (the kernel and the browser share this machine's cores; the browser benchmark's "
+                 "own driver is left out):", "", "| chapter | " + " | ".join(kinds) + " | total |",
+                 "|---" * (len(kinds) + 2) + "|"]
+        tail += [f"| {d['chapter']} | " + " | ".join(f"{d['cpu_ms_per_press'].get(k, 0.0):.1f}" for k in kinds)
+                 + f" | {sum(d['cpu_ms_per_press'].values()):.1f} |" for d in data]
     server_lines, server_data = bench_server()
     return head + rows + (tail if data else []) + ["", *server_lines], data + server_data
 
