@@ -4,7 +4,8 @@ For each chapter: type a (wrong) answer into the first exercise, Run All, and ch
 answer is still there and was the one judged, that no solution ran or shows (not its output, not
 its first line: each stays folded in "Show the solution"), that no speaker note shows, and that
 Shift+Enter on the exercise lands on the folded solution without running it. In chapters 00 and 03
-the first slider is then moved with the keyboard and its figure must redraw. Skipped, with the
+the first slider is then moved with the keyboard: its figure must redraw, the kernel's busy and idle
+show in the status bar, and the notebook's toolbar must not change. Skipped, with the
 reason, where Chromium is not installed.
 """
 
@@ -24,6 +25,13 @@ CHAPTERS = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.
 TYPED = "271828.0"
 #: Chapters whose first slider a student also moves with the keyboard, after Run All: the figure redraws.
 SLIDERS = ("00_start_here", "03_laplace_mechanism")
+#: Records every change in the notebook's toolbar (its nodes, their attributes) from now on.
+TOOLBAR_WATCH = """() => {
+    window.__toolbarChanges = [];
+    new MutationObserver((records) => records.forEach((r) => window.__toolbarChanges.push(
+        `${r.type} ${r.attributeName ?? ''} on ${r.target.nodeName}.${r.target.className?.baseVal ?? r.target.className}`)))
+        .observe(document.querySelector('.jp-NotebookPanel-toolbar'), {subtree: true, childList: true, attributes: true});
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +75,18 @@ def _move_the_first_slider(page):
     before_value, before_src = readout.inner_text(), image.get_attribute("src")
     handle = slider.locator(".noUi-handle")
     handle.focus()
+    page.evaluate(TOOLBAR_WATCH)
     for _ in range(10):
         handle.press("ArrowRight")
     page.wait_for_function(
         "([el, src]) => el.getAttribute('src') !== src", arg=[image.element_handle(), before_src], timeout=20_000)
     assert readout.inner_text() != before_value
+    page.wait_for_function(KERNEL_READY, timeout=20_000)
+    # the kernel went busy and idle for every move: that shows in the status bar, and the notebook's toolbar
+    # stays still (binder/overrides.json), since any change inside it makes JupyterLab's toolbar recompute
+    # which of its buttons take focus, a forced layout of the page on every move
+    assert page.evaluate("window.__toolbarChanges") == [], "the notebook toolbar changed while the slider moved"
+    assert page.locator(".jp-StatusBar-Widget .jp-Notebook-ExecutionIndicator").count() == 1
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"lab_{page.url.split('/')[-1].split('.')[0]}_slider.png"))
 
