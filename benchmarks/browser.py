@@ -2,7 +2,9 @@
 
 * **keypress → new image**: focus a slider's handle, press ArrowRight, and time (in the page,
   with performance.now()) from the keydown to the figure's <img src> changing; repeated, so
-  the p50 and p95 are over many presses. Each press waits for its image before the next.
+  the p50 and p95 are over many presses. Each press waits for its image before the next. Each
+  chapter is opened, run and timed PAGE_LOADS times and the presses pooled: the p95 of one load's
+  34 presses is its third worst, and one garbage collection in the page moves it.
 * **where a press's time goes** (in the page, performance.now()): keydown → the slider's change
   leaves on the kernel's WebSocket (the front end) → the message carrying the new PNG arrives
   (the kernel: the round trip, the maths, the frame, the encoding) → the <img> gets its new src
@@ -46,6 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: chapter and which slider (0 = the first in the chapter) to time
 TARGETS = [("00_start_here", 0), ("03_laplace_mechanism", 0)]
+#: how many times each chapter is opened, run and timed: the p95 is over the presses of all of them
+PAGE_LOADS = 3
 
 #: Runs before the lab's code: every WebSocket frame sent and received, with its time and size.
 WIRE = """(() => {
@@ -204,11 +208,29 @@ def measure(page, index: int, presses: int = 40) -> dict:
             last, quiet_since = now, time.monotonic()
     frames = page.evaluate("window.__frames")
     settle = max(0.0, frames[-1] - released) if frames else float("nan")
-    phases = {name: statistics.median(s[name] for s in splits) for name in splits[0]}
-    return {"presses": presses - unchanged, "p50_ms": statistics.median(latencies), "p95_ms": _percentile(latencies, 95),
-            "drag_frames": len(frames) - start_frames, "settle_ms": settle, "phases_median_ms": phases,
-            "painted_p95_ms": _percentile([s["key → painted"] for s in splits], 95), "unchanged_presses": unchanged,
-            "refocused": refocused,
+    return {"latencies": latencies, "splits": splits, "unchanged_presses": unchanged, "refocused": refocused,
+            "cpu_seconds": cpu, "drag_frames": len(frames) - start_frames, "settle_ms": settle}
+
+
+def pool(loads: list[dict]) -> dict:
+    """One chapter's presses over its page loads, pooled: the p50 and p95 are over every press of every load
+    (a p95 over 34 presses is their third worst, and one load's garbage collection or host noise moves it),
+    with each load's own p95 beside them. A fast drag is done once per load: its fewest frames and longest
+    settle are kept."""
+    latencies = [ms for load in loads for ms in load["latencies"]]
+    splits = [split for load in loads for split in load["splits"]]
+    cpu: dict[str, float] = {}
+    for load in loads:
+        for name, seconds in load["cpu_seconds"].items():
+            cpu[name] = cpu.get(name, 0.0) + seconds
+    return {"page_loads": len(loads), "presses": len(latencies), "p50_ms": statistics.median(latencies),
+            "p95_ms": _percentile(latencies, 95), "p95_ms_each_load": [_percentile(load["latencies"], 95) for load in loads],
+            "painted_p95_ms": _percentile([s["key → painted"] for s in splits], 95),
+            "phases_median_ms": {name: statistics.median(s[name] for s in splits) for name in splits[0]},
+            "drag_frames": min(load["drag_frames"] for load in loads), "settle_ms": max(load["settle_ms"] for load in loads),
+            "unchanged_presses": [load["unchanged_presses"] for load in loads],
+            "refocused": sum(load["refocused"] for load in loads),
+            "latencies_ms": [[round(ms, 1) for ms in load["latencies"]] for load in loads],
             "cpu_ms_per_press": {name: 1000 * s / len(latencies) for name, s in sorted(cpu.items(), key=lambda kv: -kv[1])}}
 
 
@@ -313,21 +335,29 @@ def bench_browser() -> tuple[list[str], list[dict]]:
                 "--disable-sync", "--no-first-run"])
             try:
                 for chapter, index in TARGETS:
-                    page, errors = open_notebook(browser, lab, f"notebooks/{chapter}.ipynb", init_script=WIRE)
-                    run_all(page, chapter)
-                    result = measure(page, index)
+                    loads, errors = [], []
+                    for _ in range(PAGE_LOADS):
+                        page, page_errors = open_notebook(browser, lab, f"notebooks/{chapter}.ipynb", init_script=WIRE)
+                        run_all(page, chapter)
+                        loads.append(measure(page, index))
+                        page.close()
+                        errors += page_errors
+                    result = pool(loads)
                     ok = result["p95_ms"] <= 50 and result["settle_ms"] <= 100
                     data.append({"chapter": chapter, "slider": index, **result, "ok": ok, "errors": errors})
-                    rows.append(f"| {chapter} | {index} | {result['p50_ms']:.0f} | {result['p95_ms']:.0f} | "
-                                f"{result['painted_p95_ms']:.0f} | {result['drag_frames']} | {result['settle_ms']:.0f} | "
-                                f"{'met' if ok else '**missed**'} |")
+                    rows.append(f"| {chapter} | {index} | {result['presses']} | {result['p50_ms']:.0f} | "
+                                f"{result['p95_ms']:.0f} | " + " / ".join(f"{ms:.0f}" for ms in result["p95_ms_each_load"])
+                                + f" | {result['painted_p95_ms']:.0f} | {result['drag_frames']} | "
+                                f"{result['settle_ms']:.0f} | {'met' if ok else '**missed**'} |")
                     split.append(f"| {chapter} | " + " | ".join(f"{v:.1f}" for v in result["phases_median_ms"].values())
                                  + " |")
-                    page.close()
             finally:
                 browser.close()
-    head = ["| chapter | slider | keypress → image p50 ms | p95 ms | keypress → painted p95 ms | frames during a fast drag "
-            "| settle after release ms | verdict (image p95 ≤ 50 ms, settle ≤ 100 ms) |", "|---|---|---|---|---|---|---|---|"]
+    head = [f"Each chapter is opened and run {PAGE_LOADS} times, 40 key presses each; the p50 and p95 are over the "
+            "presses of every load (those that changed the figure), each load's own p95 beside them.", "",
+            "| chapter | slider | presses | keypress → image p50 ms | p95 ms | p95 of each load | keypress → painted p95 ms "
+            "| frames during a fast drag | settle after release ms | verdict (image p95 ≤ 50 ms, settle ≤ 100 ms) |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     names = list(data[0]["phases_median_ms"]) if data else []
     tail = ["", "Where a press's time goes (medians over the presses, ms; 'image' above is the src change, "
             "'painted' the next animation frame after the image is decoded):", "",
