@@ -12,6 +12,7 @@ import importlib
 import inspect
 import pkgutil
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,14 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: Browser tests drive Debian's Chromium; where it is missing they are skipped, saying how to enable them.
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them")
+
+
+def make(*args: str, check: bool = False) -> subprocess.CompletedProcess:
+    """``make -s ARGS`` in the repository, its output captured. ``--no-print-directory``: run from inside
+    another make (``make -C``, ``make bench`` timing ``make test``), make would otherwise print
+    "Entering directory" around what the target prints."""
+    return subprocess.run(["make", "-s", "--no-print-directory", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=check)
 
 
 def assert_checker_contract(check, right, wrong) -> None:

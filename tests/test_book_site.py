@@ -6,12 +6,11 @@ One offline build of the student edition is shared by this file and the browser 
 
 import json
 import re
-import subprocess
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, make
 
 from dpteach.book import chapters
 from dpteach.build.assets import npm_pack
@@ -97,14 +96,12 @@ def test_every_page_has_binder_and_download_links_that_resolve(book):
 
 
 def test_binder_link_is_the_one_make_binder_url_prints(book):
-    printed = subprocess.run(["make", "-s", "binder-url", f"REPO={REPO}"], cwd=ROOT, capture_output=True,
-                             text=True, check=True).stdout.strip()
+    printed = make("binder-url", f"REPO={REPO}", check=True).stdout.strip()
     assert printed in _links(book / "00_start_here.html")
 
 
 def test_hub_link_is_the_one_make_nbgitpuller_url_prints(instructor):
-    printed = subprocess.run(["make", "-s", "nbgitpuller-url", f"HUB={HUB}", f"REPO=https://github.com/{REPO}"],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    printed = make("nbgitpuller-url", f"HUB={HUB}", f"REPO=https://github.com/{REPO}", check=True).stdout.strip()
     assert printed in _links(instructor / "00_start_here.html")
     link = next(h for h in _links(instructor / "05_accuracy_census_names.html") if "git-pull" in h)
     query = parse_qs(urlparse(link.replace("&amp;", "&")).query)

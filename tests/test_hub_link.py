@@ -21,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, make
 
 from dpteach.build import links
 from dpteach.build.labserver import free_port, stop
@@ -34,7 +34,7 @@ TOKEN = "dpteach-hub-link-token"
 
 
 def _make_link(*args: str) -> str:
-    out = subprocess.run(["make", "-s", "nbgitpuller-url", f"HUB={HUB}", *args], cwd=ROOT, capture_output=True, text=True)
+    out = make("nbgitpuller-url", f"HUB={HUB}", *args)
     assert out.returncode == 0, out.stdout + out.stderr
     return out.stdout.strip()
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, make
 
 try:
     import tomllib
@@ -188,28 +188,24 @@ def test_the_fast_suite_leaves_out_exactly_the_slow_tier_and_the_reseeded_chapte
 
 
 def test_make_binder_url_needs_the_repository_and_prints_the_link():
-    ok = subprocess.run(["make", "-s", "binder-url", "REPO=someone/dpteach"], cwd=ROOT,
-                        capture_output=True, text=True)
+    ok = make("binder-url", "REPO=someone/dpteach")
     assert ok.returncode == 0
     assert ok.stdout.strip() == ("https://mybinder.org/v2/gh/someone/dpteach/HEAD"
                                  "?urlpath=lab/tree/notebooks/00_start_here.ipynb")
-    missing = subprocess.run(["make", "-s", "binder-url"], cwd=ROOT, capture_output=True, text=True)
+    missing = make("binder-url")
     assert missing.returncode != 0 and "REPO=" in missing.stdout
 
 
 def test_make_nbgitpuller_url_points_a_hub_at_chapter_00():
-    out = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu/",
-                          "REPO=https://github.com/someone/dpteach"], cwd=ROOT, capture_output=True, text=True)
+    out = make("nbgitpuller-url", "HUB=https://hub.example.edu/", "REPO=https://github.com/someone/dpteach")
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == (
         "https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A%2F%2Fgithub.com%2Fsomeone%2Fdpteach"
         "&branch=main&targetpath=dpteach&urlpath=lab%2Ftree%2Fdpteach%2Fnotebooks%2F00_start_here.ipynb")
     # owner/name means GitHub's clone URL: nbgitpuller hands `repo` to git (tests/test_hub_link.py runs it)
-    short = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu/", "REPO=someone/dpteach"],
-                           cwd=ROOT, capture_output=True, text=True)
+    short = make("nbgitpuller-url", "HUB=https://hub.example.edu/", "REPO=someone/dpteach")
     assert short.stdout == out.stdout
-    missing = subprocess.run(["make", "-s", "nbgitpuller-url", "HUB=https://hub.example.edu"], cwd=ROOT,
-                             capture_output=True, text=True)
+    missing = make("nbgitpuller-url", "HUB=https://hub.example.edu")
     assert missing.returncode != 0 and "REPO=" in missing.stdout
 
 
