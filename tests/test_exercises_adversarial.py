@@ -108,8 +108,9 @@ def test_every_checker_is_registered_with_a_well_formed_spec():
     assert len(ex.EXERCISES) >= 33
     for spec in ex.EXERCISES.values():
         assert spec.kind in ("value", "choice", "function")
-        assert spec.render() == spec.prompt.format(**spec.defaults)
         assert "{" not in spec.render() and "}" not in spec.render()
+        for params in [{}, *spec.variants()]:       # numbers as the prose writes them: 10⁻⁶, never 1e-06
+            assert not re.search(r"\de[-+]?\d", spec.render(**params)), (spec.name, params, spec.render(**params))
         for name, values in spec.homework.items():
             assert values and all(v != spec.defaults[name] for v in values), (spec.name, name)
             assert "{" + name in spec.prompt, f"{spec.name}: homework parameter {name} does not appear in the prompt"
@@ -376,3 +377,12 @@ def test_function_verdicts_are_deterministic():
     reference = REFERENCES["check_my_laplace_mechanism"]
     for function in (uniform, reference):
         assert ex.check_my_laplace_mechanism(function) == ex.check_my_laplace_mechanism(function)
+
+
+def test_prompts_write_a_power_of_ten_as_the_prose_does():
+    from dpteach.exercises._base import _PROMPTS
+
+    assert _PROMPTS.format("δ = {d:pow10}", d=1e-6) == "δ = 10⁻⁶"
+    assert _PROMPTS.format("{d:pow10}, {e:pow10}", d=1e5, e=1.0) == "10⁵, 10⁰"
+    assert _PROMPTS.format("{d:pow10}", d=2.5e-6) == "2.5e-06"          # not a power of ten: as :g writes it
+    assert _PROMPTS.format("{k:,} at {e:g}", k=10_000, e=0.5) == "10,000 at 0.5"

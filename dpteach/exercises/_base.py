@@ -23,6 +23,7 @@ import inspect
 import itertools
 import math
 import numbers
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -466,13 +467,32 @@ def _has_contents(cell) -> bool:
 
 KINDS = ("value", "choice", "function")
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class _PromptFormatter(string.Formatter):
+    """``str.format`` with one more spec, ``pow10``: a power of ten as the prose writes it (10⁻⁶, never
+    1e-06); any other number as ``g`` writes it."""
+
+    def format_field(self, value, format_spec):
+        if format_spec == "pow10":
+            exponent = round(math.log10(value)) if value > 0 else None
+            if exponent is not None and math.isclose(value, 10.0 ** exponent, rel_tol=1e-12):
+                return "10" + str(exponent).translate(_SUPERSCRIPT)
+            format_spec = "g"
+        return super().format_field(value, format_spec)
+
+
+_PROMPTS = _PromptFormatter()
+
 
 @dataclass(frozen=True)
 class ExerciseSpec:
     """One exercise as a chapter shows it and a homework varies it.
 
     ``prompt`` is the text after the chapter's bold label "**Exercise N (title).**", a
-    ``str.format`` template over the checker's keyword parameters; ``defaults`` are those
+    ``str.format`` template over the checker's keyword parameters (plus the spec ``pow10``, which writes a
+    power of ten as 10⁻⁶); ``defaults`` are those
     parameters' defaults (the chapter's worked numbers); ``homework`` maps a parameter to
     alternative values (none equal to the default), every combination of which is a well-posed
     exercise with another answer; ``figures`` is the number of significant figures a numeric
@@ -493,7 +513,7 @@ class ExerciseSpec:
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             raise ValueError(f"params must be among {sorted(self.defaults)} for {self.name} (got {unknown})")
-        return self.prompt.format(**{**self.defaults, **params})
+        return _PROMPTS.format(self.prompt, **{**self.defaults, **params})
 
     def variants(self) -> list[dict[str, Any]]:
         """Every homework combination: one value of each parameter in ``homework``."""

@@ -45,7 +45,7 @@ def check_session_spend(answer, north: float = 0.3, south: float = 0.5, whole: f
                    figures=3, mistakes=mistakes)
 
 
-@exercise(prompt="A total budget of ε′ = {total:g} with δ′ = {delta_prime:g} is to be spent on counts at ε = "
+@exercise(prompt="A total budget of ε′ = {total:g} with δ′ = {delta_prime:pow10} is to be spent on counts at ε = "
                  "{epsilon:g} each. How many counts does advanced composition (Theorem 3.20) allow? "
                  "Give a whole number.",
           homework={"total": (0.5, 2.0), "epsilon": (0.005, 0.02), "delta_prime": (1e-5, 1e-7)})

@@ -16,7 +16,7 @@ def _counts(total: float, epsilon: float, delta: float) -> dict:
 
 
 @exercise(prompt="A count is released again and again, each time with Lap(1/ε) noise at ε = {epsilon:g}. Within a "
-                 "total of ε = {total:g} at δ = {delta:g}, how many releases does exact accounting allow (the "
+                 "total of ε = {total:g} at δ = {delta:pow10}, how many releases does exact accounting allow (the "
                  "privacy loss distribution of chapter 08)? Give a whole number.",
           homework={"total": (0.5, 2.0), "epsilon": (0.005, 0.02)})
 def check_exact_releases(answer, total: float = 1.0, epsilon: float = 0.01, delta: float = 1e-6) -> Feedback:

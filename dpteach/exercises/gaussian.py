@@ -16,7 +16,7 @@ __all__ = ["check_gaussian_sigma_for_counts", "check_generalized_gaussian_varian
 
 
 @exercise(prompt="The survey's questions are asked of a new panel, k = {k} questions at (ε, δ) = ({epsilon:g}, "
-                 "{delta:g}). What σ does the analytic Gaussian mechanism add to each count? Give 3 significant figures.",
+                 "{delta:pow10}). What σ does the analytic Gaussian mechanism add to each count? Give 3 significant figures.",
           homework={"k": (25, 49, 400), "epsilon": (0.5, 2.0)}, figures=3)
 def check_gaussian_sigma_for_counts(answer, k: int = 100, epsilon: float = 1.0, delta: float = 1e-5) -> Feedback:
     """Ch. 08, exercise 1: the analytic Gaussian σ for k = 100 counting queries that one person can all
