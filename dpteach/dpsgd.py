@@ -25,7 +25,7 @@ The accounting used here, stated once and tested:
 
 :class:`DPSGDResult` is a teaching object: besides the private weights it keeps the noise
 actually added at each step. That noise is **not** private: with the weights it reveals the
-exact clipped gradient sums. Only the weights (and the public accounting) are the release.
+exact total of the clipped gradient sums over all steps. Only the weights (and the public accounting) are the release.
 
 This is "DP gradient descent" (every example in every step, no subsampling, no privacy
 amplification, no moments accountant): simpler and looser than Abadi et al. (2016), who use
@@ -190,7 +190,7 @@ class DPSGDResult:
 
     A teaching object: ``noise`` is the realised noise of every step, kept so that the
     chapter and the tests can look at it. Publishing it with the weights would reveal the
-    exact clipped gradient sums; the private release is ``weights`` alone.
+    exact total of the clipped gradient sums; the private release is ``weights`` alone.
     """
 
     weights: np.ndarray        # (d + 1,), the last one the intercept
