@@ -30,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -430,7 +431,8 @@ def bench_grading(n: int = 200, jobs: int = 2) -> tuple[list[str], dict]:
     if done.returncode != 0:
         raise RuntimeError(f"grading failed: {done.stderr[-2000:]}")
     seconds = sorted(r["seconds"] for r in records if r["status"] == "ok")
-    errors = sorted(f"{r['id']}: {r['reason'][:60]}" for r in records if r["status"] != "ok")
+    errors = sorted(f"{r['id']}: {textwrap.shorten(r['reason'], 90, placeholder=' …')}" for r in records
+                    if r["status"] != "ok")
     totals = {}
     for r in records:
         totals[r["total"]] = totals.get(r["total"], 0) + 1

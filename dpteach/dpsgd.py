@@ -25,7 +25,8 @@ The accounting used here, stated once and tested:
 
 :class:`DPSGDResult` is a teaching object: besides the private weights it keeps the noise
 actually added at each step. That noise is **not** private: with the weights it reveals the
-exact total of the clipped gradient sums over all steps. Only the weights (and the public accounting) are the release.
+exact total of the clipped gradient sums over all steps. Only the weights (and the public
+accounting) are the release.
 
 This is "DP gradient descent" (every example in every step, no subsampling, no privacy
 amplification, no moments accountant): simpler and looser than Abadi et al. (2016), who use
