@@ -384,5 +384,5 @@ def test_prompts_write_a_power_of_ten_as_the_prose_does():
 
     assert _PROMPTS.format("δ = {d:pow10}", d=1e-6) == "δ = 10⁻⁶"
     assert _PROMPTS.format("{d:pow10}, {e:pow10}", d=1e5, e=1.0) == "10⁵, 10⁰"
-    assert _PROMPTS.format("{d:pow10}", d=2.5e-6) == "2.5e-06"          # not a power of ten: as :g writes it
+    assert _PROMPTS.format("{d:pow10}", d=2.5e-6) == "2.5·10⁻⁶"         # between powers of ten: two figures
     assert _PROMPTS.format("{k:,} at {e:g}", k=10_000, e=0.5) == "10,000 at 0.5"

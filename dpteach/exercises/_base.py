@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from .._text import power_text
+
 PLACEHOLDER = "Not answered yet: replace ... (or None) with your answer and run the cell again."
 
 
@@ -467,20 +469,12 @@ def _has_contents(cell) -> bool:
 
 KINDS = ("value", "choice", "function")
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 class _PromptFormatter(string.Formatter):
-    """``str.format`` with one more spec, ``pow10``: a power of ten as the prose writes it (10⁻⁶, never
-    1e-06); any other number as ``g`` writes it."""
+    """``str.format`` with one more spec, ``pow10``: a small number such as a δ as the prose writes it
+    (10⁻⁶, 3.2·10⁻⁷; never 1e-06)."""
 
     def format_field(self, value, format_spec):
-        if format_spec == "pow10":
-            exponent = round(math.log10(value)) if value > 0 else None
-            if exponent is not None and math.isclose(value, 10.0 ** exponent, rel_tol=1e-12):
-                return "10" + str(exponent).translate(_SUPERSCRIPT)
-            format_spec = "g"
-        return super().format_field(value, format_spec)
+        return power_text(value) if format_spec == "pow10" else super().format_field(value, format_spec)
 
 
 _PROMPTS = _PromptFormatter()
@@ -492,7 +486,7 @@ class ExerciseSpec:
 
     ``prompt`` is the text after the chapter's bold label "**Exercise N (title).**", a
     ``str.format`` template over the checker's keyword parameters (plus the spec ``pow10``, which writes a
-    power of ten as 10⁻⁶); ``defaults`` are those
+    δ as 10⁻⁶); ``defaults`` are those
     parameters' defaults (the chapter's worked numbers); ``homework`` maps a parameter to
     alternative values (none equal to the default), every combination of which is a well-posed
     exercise with another answer; ``figures`` is the number of significant figures a numeric

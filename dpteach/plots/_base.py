@@ -24,6 +24,7 @@ from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .._text import ten_to
 from ._render import Renderer, encode_png
 
 #: Okabe & Ito's colour-blind-safe palette.
@@ -243,15 +244,12 @@ def _rng(rng: np.random.Generator | None) -> np.random.Generator:
     return rng if rng is not None else np.random.default_rng(2014)
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 def _power_of_ten(value: float, _pos=None) -> str:
     """Tick label for a power of ten: 0.01 … 10,000 written out, 10⁵ and 10⁻³ beyond (no mathtext)."""
     exponent = round(np.log10(value)) if value > 0 else 0
     if -2 <= exponent <= 4:
         return f"{10.0 ** exponent:,.{max(0, -exponent)}f}"
-    return "10" + str(exponent).translate(_SUPERSCRIPT)
+    return ten_to(exponent)
 
 
 def _number(value: float) -> str:

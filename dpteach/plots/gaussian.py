@@ -8,6 +8,7 @@ import matplotlib.ticker
 import numpy as np
 
 from .. import _validate
+from .._text import power_text
 from ..gaussian import (
     classical_gaussian_constant,
     classical_gaussian_sigma,
@@ -27,7 +28,7 @@ from ..generalized_gaussian.distribution import (
 from ..generalized_gaussian.errors import GROWTH_K, error_tradeoff
 from ..generalized_gaussian.sparse import SparseVectorRefinement
 from ..generalized_gaussian.table import TABLE_K, TABLE_P
-from ._base import _SUPERSCRIPT, PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = [
     "ErrorTradeoffFigure",
@@ -37,14 +38,6 @@ __all__ = [
     "SensitivityNormsFigure",
     "SparseVectorFigure",
 ]
-
-
-def _power(value: float) -> str:
-    """δ for a title: 10⁻⁶, or 3.2·10⁻⁷ between powers of ten (no mathtext)."""
-    exponent = math.floor(math.log10(value) + 1e-9)
-    mantissa = value / 10.0**exponent
-    head = "" if round(mantissa, 1) == 1.0 else f"{mantissa:.2g}·"
-    return head + "10" + str(exponent).translate(_SUPERSCRIPT)
 
 
 class SensitivityNormsFigure(_Updatable):
@@ -98,7 +91,7 @@ class SensitivityNormsFigure(_Updatable):
         self.cross.set_xdata([crossover, crossover])
         where = (f"beyond k ≈ {_number(crossover)}" if crossover >= 1
                  else f"at every k (the lines cross at k ≈ {crossover:.2g}, left of the axis)")
-        self.ax.title.set_text(f"ε = {eps:.3g}, δ = {_power(delta)}: Laplace noise grows like k, Gaussian like √k;\n"
+        self.ax.title.set_text(f"ε = {eps:.3g}, δ = {power_text(delta)}: Laplace noise grows like k, Gaussian like √k;\n"
                                f"the Gaussian adds less noise {where}")
         return {"epsilon": eps, "delta": delta, "k": self.ks, "laplace_std": laplace, "gaussian_std": gauss,
                 "classical_std": classical, "crossover": crossover, "sigma_per_unit_sensitivity": unit}
@@ -168,10 +161,10 @@ class GaussianCalibrationFigure(_Updatable):
         self.dots.set_data([eps, eps], [sigma, c_sigma if eps < 1 else sigma])
         self.marker.set_xdata([eps, eps])
         if eps < 1:
-            text = (f"ε = {eps:.3g}, δ = {_power(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n"
+            text = (f"ε = {eps:.3g}, δ = {power_text(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n"
                     f"Theorem 3.22 asks for {c_sigma:.3g}·Δ₂f ({c_sigma / sigma - 1:.0%} more noise)")
         else:
-            text = f"ε = {eps:.3g}, δ = {_power(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n(Theorem 3.22 needs ε < 1)"
+            text = f"ε = {eps:.3g}, δ = {power_text(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n(Theorem 3.22 needs ε < 1)"
         self.ax.title.set_text(text)
         return {"epsilon": eps, "delta": delta, "grid": self.grid, "analytic": analytic, "classical": classical,
                 "sigma": sigma, "classical_sigma": c_sigma}
@@ -364,7 +357,7 @@ class ErrorTradeoffFigure(_Updatable):
         self.here.set_data([l1[j]], [linf[j]])
         self.lap_point.set_data([l1[0]], [linf[0]])
         best = int(np.argmin(linf))
-        self.headline.set_text(f"k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {_power(r.delta)}; p = {r.p:g} against the "
+        self.headline.set_text(f"k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {power_text(r.delta)}; p = {r.p:g} against the "
                                f"Gaussian:\nlargest error {linf[j] - 1:+.1%}, mean error {l1[j] - 1:+.1%} "
                                f"(best: p = {self.P_OPTIONS[best]:g}, {linf[best] - 1:+.1%})")
         self.right.title.set_text(f"each p at k = {r.k:,}")
