@@ -80,7 +80,7 @@ $(VENV)/share/jupyter/lab/settings/overrides.json: binder/overrides.json | $(BIN
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-# The server sends a slider's new image at once (TCP_NODELAY on the browser's WebSocket: dpteach.build.websocket).
+# The server sends a slider's new image at once (TCP_NODELAY on the browser's WebSocket: dpteach.publish.websocket).
 $(VENV)/etc/jupyter/jupyter_server_config.json $(PRESENT)/etc/jupyter/jupyter_server_config.json: \
 		binder/jupyter_server_config.json
 	@mkdir -p $(dir $@)
@@ -111,7 +111,7 @@ test-slow: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_S
 # (.venv-present, from requirements/present.lock.txt: RISE's slideshow renders widgets only with
 # an older ipywidgets front end), so students' .venv and Binder keep the current one. The chapter
 # is presented from a scratch copy in build/present/ (presenting saves the notebook), its instructor
-# edition (python -m dpteach.build instructor: solutions open, speaker notes in), with every
+# edition (python -m dpteach.publish instructor: solutions open, speaker notes in), with every
 # figure projector-sized (DPTEACH_PRESENTATION=1). In the lab: Alt+R starts the slideshow.
 
 $(PRESENT_BIN)/python:
@@ -128,20 +128,20 @@ $(PRESENT)/.installed: requirements/present.lock.txt pyproject.toml | $(PRESENT_
 # and → / ← left to the slideshow: JupyterLab 4 binds them to "collapse / expand the heading" on a focused
 # heading cell, which swallowed → on a slide whose heading cell had the focus.
 $(PRESENT)/share/jupyter/lab/settings/overrides.json: binder/overrides.json \
-		dpteach/build/templates/present/settings.py | $(PRESENT_BIN)/python
+		dpteach/publish/templates/present/settings.py | $(PRESENT_BIN)/python
 	@mkdir -p $(dir $@)
-	$(PRESENT_BIN)/python dpteach/build/templates/present/settings.py $< $@
+	$(PRESENT_BIN)/python dpteach/publish/templates/present/settings.py $< $@
 
-# The copy is the chapter's slide edition (--slides: made for a room, dpteach.build.slides). The speaker
+# The copy is the chapter's slide edition (--slides: made for a room, dpteach.publish.slides). The speaker
 # view is a page the lab serves (build/present/.static/, the same origin as the slideshow, which it opens
 # and follows): RISE's own (T) does not work in JupyterLab (jupyterlab-contrib/rise#47, #74).
 PRESENT_PORT ?= 8888
 present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
 	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, 00 to 10)"; exit 2; }; \
-	rm -rf build/present && $(PRESENT_BIN)/python -m dpteach.build instructor "$$nb" --slides --out build/present && \
-	cp dpteach/build/templates/present/rise.css build/present/ && mkdir -p build/present/.static && \
-	cp dpteach/build/templates/present/dpteach-presenter.html build/present/.static/ && \
+	rm -rf build/present && $(PRESENT_BIN)/python -m dpteach.publish instructor "$$nb" --slides --out build/present && \
+	cp dpteach/publish/templates/present/rise.css build/present/ && mkdir -p build/present/.static && \
+	cp dpteach/publish/templates/present/dpteach-presenter.html build/present/.static/ && \
 	echo "Presenting a copy of $$nb: in JupyterLab, Run All, save (Ctrl+S), then open the speaker view" && \
 	echo "  http://localhost:$(PRESENT_PORT)/static/dpteach-presenter.html?notebook=$$(basename $$nb)" && \
 	echo "and press its Start button: the slideshow opens in a window of its own (or Alt+R in the lab, without notes)." && \
@@ -152,13 +152,13 @@ present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 test-seeds: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -m reseed -n 2 tests/test_reseeded_chapters.py
 
-# Text twins → notebooks (outputs kept), run every notebook top to bottom (python -m dpteach.build
+# Text twins → notebooks (outputs kept), run every notebook top to bottom (python -m dpteach.publish
 # execute: nbclient, widget state stored, the executor the book uses too), then back.
 sync: $(VENV)/.lab-installed
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
 execute: sync $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.build execute --inplace --timeout 300 $(NOTEBOOKS)
+	$(BIN)/python -m dpteach.publish execute --inplace --timeout 300 $(NOTEBOOKS)
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
 # The reader's book (Sphinx + myst-nb + sphinx-book-theme): every chapter executed headless
@@ -171,14 +171,14 @@ EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor) \
 
 build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
 	rm -rf build/executed
-	$(BIN)/python -m dpteach.build execute
+	$(BIN)/python -m dpteach.publish execute
 	@touch $@
 
 html: build/executed
-	$(BIN)/python -m dpteach.build html $(EXPORT_FLAGS)
+	$(BIN)/python -m dpteach.publish html $(EXPORT_FLAGS)
 
 slides: build/executed
-	$(BIN)/python -m dpteach.build slides $(if $(OFFLINE),--offline)
+	$(BIN)/python -m dpteach.publish slides $(if $(OFFLINE),--offline)
 
 # Homework for a course (instructors): `make course` writes build/course/ — students/ (hand out: the
 # chapters with no solution, the numeric exercises re-posed with the course's own numbers, and the
@@ -187,17 +187,17 @@ slides: build/executed
 # notebooks in parallel, each in a scratch folder with time and memory limits, verdicts computed
 # outside the students' code, into build/graded/gradebook.csv.
 course: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.build course --book $(if $(SEED),--seed $(SEED)) $(if $(CHAPTERS),--chapters $(CHAPTERS))
+	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed $(SEED)) $(if $(CHAPTERS),--chapters $(CHAPTERS))
 
 grade: $(VENV)/.test-installed
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/course.json]"; exit 2; }
-	$(BIN)/python -m dpteach.build grade --course $(or $(COURSE),build/course/course.json) $(SUBMISSIONS)
+	$(BIN)/python -m dpteach.course grade --course $(or $(COURSE),build/course/course.json) $(SUBMISSIONS)
 
-# The links are written by dpteach/build/links.py (standard library only: the system Python runs it
+# The links are written by dpteach/publish/links.py (standard library only: the system Python runs it
 # before any venv exists; the book's launch buttons use the same functions).
 binder-url:
 	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (a GitHub repository, or a full clone URL)"; exit 2; }
-	@$(PYTHON) dpteach/build/links.py binder "$(REPO)"
+	@$(PYTHON) dpteach/publish/links.py binder "$(REPO)"
 
 # Speed, measured: tables printed and written to benchmarks/RESULTS.md (never timed asserts); the sliders' first
 # drag is timed in fresh kernels. BENCH_ARGS=--sliders-only: import, sliders and browser only (the rest kept).
@@ -212,7 +212,7 @@ bench: $(VENV)/.test-installed $(SETTINGS)
 BRANCH ?= main
 nbgitpuller-url:
 	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=owner/name|https://host/clone/url.git [BRANCH=main]"; exit 2; }
-	@$(PYTHON) dpteach/build/links.py nbgitpuller "$(HUB)" "$(REPO)" --branch "$(BRANCH)"
+	@$(PYTHON) dpteach/publish/links.py nbgitpuller "$(HUB)" "$(REPO)" --branch "$(BRANCH)"
 
 clean:
 	rm -rf build .pytest_cache
@@ -235,6 +235,6 @@ test-python:
 	  start=$$(date +%s); \
 	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed $(SETTINGS) || exit 1; \
 	  (cd "$$dir" && MPLCONFIGDIR="$$dir/.venv/matplotlib" .venv/bin/python -m pytest -n 2 --dist loadfile \
-	    $$(for t in tests/test_browser_*.py; do printf -- '--ignore=%s ' "$$t"; done)) || exit 1; \
+	    --ignore-glob='tests/*test_browser_*.py') || exit 1; \
 	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
 	done

@@ -13,7 +13,7 @@
 * **through the server, no browser**: a Python WebSocket client in the browser's place sends the
   slider's new value (the comm message the front end sends) and times the arrival of the new
   image, with the lab as `make lab` runs it (TCP_NODELAY on the kernel WebSocket,
-  dpteach.build.websocket) and with jupyter_server's own connection class (Nagle's algorithm
+  dpteach.publish.websocket) and with jupyter_server's own connection class (Nagle's algorithm
   on): what the server's relay costs, without the browser's own work on the same two cores.
 * **whose CPU a press takes**: from just before each key to just after its image, the CPU time of
   the kernel, the server and each of Chromium's processes (Linux /proc): on two cores, the browser's
@@ -42,7 +42,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-from dpteach.build.labserver import open_notebook, run_all, running_lab
+from dpteach.publish.labserver import open_notebook, run_all, running_lab
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -312,7 +312,7 @@ def bench_server() -> tuple[list[str], list[dict]]:
              "browser's place; value sent → new image received):", "",
              "| kernel WebSocket | p50 ms | p95 ms |", "|---|---|---|"]
     for d in data:
-        name = "TCP_NODELAY (dpteach.build.websocket, as `make lab` runs it)" if d["nodelay"] else \
+        name = "TCP_NODELAY (dpteach.publish.websocket, as `make lab` runs it)" if d["nodelay"] else \
             "jupyter_server's default (Nagle's algorithm on)"
         lines.append(f"| {name} | {d['p50_ms']:.1f} | {d['p95_ms']:.1f} |")
     return lines, data

@@ -338,8 +338,8 @@ def bench_mechanisms(n: int = 1_000_000) -> tuple[list[str], list[dict]]:
 # -- HTML export -------------------------------------------------------------------------
 
 def bench_export() -> tuple[list[str], dict]:
-    from dpteach.build.book import build_html
-    from dpteach.build.paths import Project
+    from dpteach.publish.book_site import build_html
+    from dpteach.publish.paths import Project
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
@@ -410,7 +410,7 @@ def _grading_submissions(folder: Path, n: int) -> tuple[list[Path], dict]:
 
 
 def bench_grading(n: int = 200, jobs: int = 2) -> tuple[list[str], dict]:
-    """``python -m dpteach.build.grading grade`` on ``n`` submissions of chapter 05, ``jobs`` at a time, default limits.
+    """``python -m dpteach.course grade`` on ``n`` submissions of chapter 05, ``jobs`` at a time, default limits.
 
     ``--unwatched``: a working copy's dpteach files may be edited while this runs; the per-notebook
     fingerprint check it skips costs about 0.1 s per notebook."""
@@ -421,7 +421,7 @@ def bench_grading(n: int = 200, jobs: int = 2) -> tuple[list[str], dict]:
         (Path(tmp) / "course.json").write_text(json.dumps(manifest))
         out = Path(tmp) / "graded"
         t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "dpteach.build.grading", "grade", "--course", str(Path(tmp) / "course.json"),
+        done = subprocess.run([sys.executable, "-m", "dpteach.course", "grade", "--course", str(Path(tmp) / "course.json"),
                                str(folder), "--out", str(out), "--jobs", str(jobs), "--unwatched"],
                               capture_output=True, text=True)
         took = time.perf_counter() - t

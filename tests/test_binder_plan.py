@@ -119,5 +119,5 @@ def test_postbuild_installs_the_workbook_and_the_lab_settings(clone, tmp_path):
     assert Path(where.stdout.strip()) == clone / "dpteach" / "__init__.py"
     settings = prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     assert json.loads(settings.read_text()) == json.loads((clone / "binder" / "overrides.json").read_text())
-    server = prefix / "etc" / "jupyter" / "jupyter_server_config.json"     # TCP_NODELAY: dpteach.build.websocket
+    server = prefix / "etc" / "jupyter" / "jupyter_server_config.json"     # TCP_NODELAY: dpteach.publish.websocket
     assert json.loads(server.read_text()) == json.loads((clone / "binder" / "jupyter_server_config.json").read_text())

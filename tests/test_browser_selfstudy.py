@@ -16,8 +16,8 @@ import pytest
 from helpers import ARTIFACTS, ROOT, needs_chromium
 from playwright.sync_api import expect
 
-from dpteach.build import editions
-from dpteach.build.labserver import KERNEL_READY, open_notebook, running_lab
+from dpteach.publish import editions
+from dpteach.publish.labserver import KERNEL_READY, open_notebook, running_lab
 
 pytestmark = needs_chromium
 

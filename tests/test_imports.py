@@ -1,5 +1,5 @@
 """The package's imports, read from its source (ast): no module imports itself back through others,
-the build wing stays out of ``import dpteach``, and a family of modules is a package, not a prefix.
+the tools' wings (publish, course) stay out of ``import dpteach``, and a family of modules is a package, not a prefix.
 
 Every import counts, at the top of a module and inside a function: an import inside a function
 hides a circle from the interpreter until the function runs, it does not remove it. So does the
@@ -145,20 +145,38 @@ def test_the_graph_sees_every_kind_of_import(tmp_path):
     assert circles({"x": {"y"}, "y": set()}) == []
 
 
-def test_the_build_wing_is_imported_by_no_maths_module():
-    """The wing uses the package (the table of contents, the exercises); nothing outside it uses the wing,
-    and inside it the book never uses the slides (the old export ↔ slides circle)."""
+WINGS = ("dpteach.publish", "dpteach.course")
+
+
+def _in(module: str, wing: str) -> bool:
+    return module == wing or module.startswith(wing + ".")
+
+
+def test_the_tools_wings_are_imported_by_no_maths_module():
+    """The wings use the package (the table of contents, the exercises); nothing outside them uses a wing.
+    The course wing builds on the publishing wing (the editions, the book), never the other way; inside the
+    publishing wing the book never uses the slides (the old export ↔ slides circle)."""
     graph = import_graph()
-    assert {"dpteach.build.book", "dpteach.build.slides", "dpteach.build.execute"} <= set(graph)
-    outside = {m: sorted(t for t in targets if t.startswith("dpteach.build"))
-               for m, targets in graph.items() if not m.startswith("dpteach.build")}
+    assert {"dpteach.publish.book_site", "dpteach.publish.slides", "dpteach.publish.execute",
+            "dpteach.course.assign", "dpteach.course.grading", "dpteach.course.sandbox"} <= set(graph)
+    outside = {m: sorted(t for t in targets if any(_in(t, w) for w in WINGS))
+               for m, targets in graph.items() if not any(_in(m, w) for w in WINGS)}
     assert not {m: t for m, t in outside.items() if t}
-    assert "dpteach.build.slides" not in graph["dpteach.build.book"]
+    back = {m: sorted(t for t in targets if _in(t, "dpteach.course"))
+            for m, targets in graph.items() if _in(m, "dpteach.publish")}
+    assert not {m: t for m, t in back.items() if t}
+    assert "dpteach.publish.slides" not in graph["dpteach.publish.book_site"]
 
 
-def test_import_dpteach_leaves_the_build_wing_out():
-    """`import dpteach` is the maths, figures and widgets: no build tool (matplotlib: test_packaging)."""
-    code = "import sys, dpteach; print(sorted(m for m in sys.modules if m.startswith('dpteach.build')))"
+def test_no_folder_of_the_package_is_named_like_an_output_folder():
+    """`build/` is what tools skip (linters' indexers, coverage, structure drawings): no wing may be named so."""
+    assert not [p for p in PACKAGE.rglob("*") if p.is_dir() and p.name in ("build", "dist", "out")]
+
+
+def test_import_dpteach_leaves_the_wings_out():
+    """`import dpteach` is the maths, figures and widgets: no tool of a wing (matplotlib: test_packaging)."""
+    code = ("import sys, dpteach; print(sorted(m for m in sys.modules if m.startswith(('dpteach.publish', "
+            "'dpteach.course'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert loaded.stdout.strip() == "[]"
 

@@ -181,10 +181,10 @@ def test_the_fast_suite_leaves_out_exactly_the_slow_tier_and_the_reseeded_chapte
         def add_marker(self, mark):
             self.marks.append(mark.name)
 
-    items = [Item(p.name) for p in sorted((ROOT / "tests").glob("test_*.py"))]
+    items = [Item(p.name) for p in sorted((ROOT / "tests").rglob("test_*.py"))]
     conftest.pytest_collection_modifyitems(items)
     marked = {i.path.name for i in items if "slow" in i.marks}
-    assert marked == {p.name for p in (ROOT / "tests").glob("test_browser_*.py")} and len(marked) >= 5
+    assert marked == {p.name for p in (ROOT / "tests").rglob("test_browser_*.py")} and len(marked) >= 5
 
 
 def test_make_binder_url_needs_the_repository_and_prints_the_link():

@@ -2,7 +2,7 @@
 
 jupyter_server leaves Nagle's algorithm on for the kernel WebSocket, so the image that follows a slider's
 echoed value waited for the browser's delayed acknowledgement (about 30 ms a frame, measured by
-``benchmarks/run.py``'s server round trip). ``dpteach.build.websocket`` turns it off; the Makefile installs the
+``benchmarks/run.py``'s server round trip). ``dpteach.publish.websocket`` turns it off; the Makefile installs the
 config that loads it into the venvs, and Binder's postBuild into Binder's.
 """
 
@@ -23,7 +23,7 @@ def test_the_config_names_a_connection_that_sets_nodelay_before_connecting(monke
     from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
     from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 
-    from dpteach.build.websocket import NoDelayWebsocketConnection
+    from dpteach.publish.websocket import NoDelayWebsocketConnection
 
     name = json.loads(CONFIG.read_text())["ServerApp"]["kernel_websocket_connection_class"]
     assert name == f"{NoDelayWebsocketConnection.__module__}.{NoDelayWebsocketConnection.__name__}"
@@ -46,7 +46,7 @@ def test_the_venv_s_jupyter_server_loads_it():
     jupyter = Path(sys.executable).with_name("jupyter")
     shown = subprocess.run([str(jupyter), "server", "--show-config"], capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0, shown.stderr[-2000:]
-    assert "kernel_websocket_connection_class = 'dpteach.build.websocket.NoDelayWebsocketConnection'" in shown.stdout
+    assert "kernel_websocket_connection_class = 'dpteach.publish.websocket.NoDelayWebsocketConnection'" in shown.stdout
 
 
 def test_make_and_binder_install_it():

@@ -4,8 +4,8 @@ Pure standard library, so that ``make binder-url`` and ``make nbgitpuller-url`` 
 system Python before any venv exists, and the book's Sphinx configuration imports the same two
 functions for its launch buttons::
 
-    python3 dpteach/build/links.py binder REPO [--ref HEAD] [--path notebooks/00_start_here.ipynb]
-    python3 dpteach/build/links.py nbgitpuller HUB REPO [--branch main] [--path ...]
+    python3 dpteach/publish/links.py binder REPO [--ref HEAD] [--path notebooks/00_start_here.ipynb]
+    python3 dpteach/publish/links.py nbgitpuller HUB REPO [--branch main] [--path ...]
 
 ``REPO`` is ``owner/name`` (a GitHub repository: its https URL is what gets cloned) or a full clone
 URL, taken as given (course repositories also live on GitLab and on self-hosted servers):

@@ -1,7 +1,7 @@
 /* dpteach's book: describe every widget figure and name every control, once the widget
    renderer has drawn them (it draws after the page loads, from the saved widget state).
    Each widget view's JSON carries "dpteach_alt": one text alternative per image, in the
-   order the renderer draws them (written at build time by dpteach.build.book). */
+   order the renderer draws them (written at build time by dpteach.publish.book_site). */
 (function () {
   "use strict";
   var VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]';

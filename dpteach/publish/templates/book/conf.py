@@ -1,6 +1,6 @@
 """Sphinx configuration of the reader's book (Sphinx + myst-nb + sphinx-book-theme).
 
-``python -m dpteach.build html`` (dpteach/build/book.py) prepares the sources (the executed chapters, an index)
+``python -m dpteach.publish html`` (dpteach/publish/book_site.py) prepares the sources (the executed chapters, an index)
 and runs Sphinx with this folder as its configuration directory. What changes from one
 build to another comes in as ``-D`` overrides of the ``dpteach_*`` values below:
 
@@ -16,7 +16,7 @@ Importing this file has no side effects beyond defining names (pytest skips this
 
 from __future__ import annotations
 
-from dpteach.build.links import binder_url, nbgitpuller_url  # the links make binder-url / nbgitpuller-url print
+from dpteach.publish.links import binder_url, nbgitpuller_url  # the links make binder-url / nbgitpuller-url print
 
 project = "dpteach: the Laplace mechanism"
 author = "the dpteach authors"

@@ -14,9 +14,10 @@ import nbformat
 import pytest
 from helpers import ROOT
 
-from dpteach.build import course, editions
-from dpteach.build.paths import Project
+from dpteach.course import assign
 from dpteach.exercises import EXERCISES
+from dpteach.publish import editions
+from dpteach.publish.paths import Project
 
 SEED = 11
 
@@ -27,7 +28,7 @@ SEED = 11
                                         pytest.param(True, id="with-book", marks=pytest.mark.slow)])
 def built(request, tmp_path_factory):
     out = tmp_path_factory.mktemp("course")
-    course.build_course(Project(ROOT), out, seed=SEED, book=request.param)
+    assign.build_course(Project(ROOT), out, seed=SEED, book=request.param)
     return out
 
 
@@ -80,7 +81,7 @@ def _chapters():
 def test_every_chapter_with_exercises_has_homework_and_every_exercise_is_in_it(manifest):
     for stem, nb in _chapters().items():
         found = editions.exercises(nb, stem)
-        if not course.has_exercises(nb):
+        if not assign.has_exercises(nb):
             assert stem not in manifest["chapters"]
             continue
         listed = manifest["chapters"][stem]["exercises"]
@@ -125,9 +126,9 @@ def test_the_students_notebooks_ask_the_courses_numbers_and_hold_no_solution(bui
 
 
 def test_the_same_seed_gives_the_same_homework_and_another_seed_other_homework(built, manifest, tmp_path):
-    again = course.build_course(Project(ROOT), tmp_path / "again", seed=SEED)
+    again = assign.build_course(Project(ROOT), tmp_path / "again", seed=SEED)
     assert json.loads((again / "course.json").read_text()) == manifest
-    other = course.build_course(Project(ROOT), tmp_path / "other", seed=SEED + 1, chapters=["05"])
+    other = assign.build_course(Project(ROOT), tmp_path / "other", seed=SEED + 1, chapters=["05"])
     chapter = json.loads((other / "course.json").read_text())["chapters"]["05_accuracy_census_names"]
     assert chapter != manifest["chapters"]["05_accuracy_census_names"]
 
@@ -182,7 +183,7 @@ def test_nothing_students_get_holds_a_solution_or_a_homework_answer(built, manif
 
 
 def test_code_that_answers_a_homework_function_is_left_out(built):
-    withheld = course._withheld(Project(ROOT), sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
+    withheld = assign._withheld(Project(ROOT), sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
     assert {"laplace_mechanism", "laplace_cdf", "laplace_accuracy_bound", "counting_queries_sensitivity",
             "l1_sensitivity"} <= set(withheld)
     for path in (built / "students" / "notebooks").glob("*.ipynb"):

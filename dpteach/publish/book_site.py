@@ -1,13 +1,13 @@
 """The reader's book: the chapters as a Sphinx site (myst-nb, sphinx-book-theme).
 
-    python -m dpteach.build html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
+    python -m dpteach.publish html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
 
 ``make html`` calls it. Each chapter comes executed (``build/executed``, else it is run
 headless first, widget state saved), so every figure, including those inside sliders, is in the
 page as a still image, and every formula is typeset by MathJax. Solutions stay folded in their
 ``<details>`` for students; the instructor edition (:func:`instructor_edition`) opens them and
 adds the speaker notes. ``--offline`` copies MathJax, require.js and the widget renderer next to
-the pages (:mod:`dpteach.build.assets`), so the folder works with no network at all.
+the pages (:mod:`dpteach.publish.assets`), so the folder works with no network at all.
 """
 
 from __future__ import annotations
@@ -109,9 +109,9 @@ def _widget_alts(state: dict, model_id: str, description: str, section: str) -> 
 
 def instructor_edition(nb, stem: str, project: Project):
     """The instructor's copy of a chapter: solutions open and speaker notes merged back in, by
-    ``dpteach.build.editions.instructor_edition`` (the notes live in ``instructor/NN_name.md``)."""
+    ``dpteach.publish.editions.instructor_edition`` (the notes live in ``instructor/NN_name.md``)."""
     if importlib.util.find_spec(f"{__package__}.editions") is None:
-        raise RuntimeError("the instructor edition needs dpteach.build.editions (instructor_edition), "
+        raise RuntimeError("the instructor edition needs dpteach.publish.editions (instructor_edition), "
                            "which is missing from this installation")
     from .editions import instructor_edition as merge
 

@@ -17,9 +17,9 @@ import nbformat
 import pytest
 from helpers import ARTIFACTS, ROOT, needs_chromium
 
-from dpteach.build import slides
-from dpteach.build.book import instructor_edition
-from dpteach.build.paths import Project
+from dpteach.publish import slides
+from dpteach.publish.book_site import instructor_edition
+from dpteach.publish.paths import Project
 
 pytestmark = needs_chromium
 PROJECT = Project(ROOT)

@@ -1,35 +1,27 @@
-"""The build wing's one entry point, run from the project's root (the folder holding notebooks/).
+"""The publishing wing's one entry point, run from the project's root (the folder holding notebooks/).
 
-    python -m dpteach.build execute [--inplace] [NOTEBOOKS...]   # run chapters headless (into build/executed)
-    python -m dpteach.build html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
-    python -m dpteach.build slides [--offline]                   # reveal.js slides in build/slides/
-    python -m dpteach.build mark [--force]                       # slide marks into the chapters
-    python -m dpteach.build instructor NOTEBOOKS... --out DIR     # instructor editions (make present)
-    python -m dpteach.build course ...                           # homework (dpteach.build.course)
-    python -m dpteach.build grade ...                            # grading (dpteach.build.grading)
+    python -m dpteach.publish execute [--inplace] [NOTEBOOKS...]   # run chapters headless (into build/executed)
+    python -m dpteach.publish html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
+    python -m dpteach.publish slides [--offline]                   # reveal.js slides in build/slides/
+    python -m dpteach.publish mark [--force]                       # slide marks into the chapters
+    python -m dpteach.publish instructor NOTEBOOKS... --out DIR     # instructor editions (make present)
 
 Every command reads and writes under ``--root`` (default: the current directory), never beside
-the installed package; paths given to it are relative to that root. ``course`` and ``grade`` take
-their own options, after their name.
+the installed package; paths given to it are relative to that root. Homework and grading have an
+entry point of their own, in the course wing (``python -m dpteach.course``).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import sys
 from pathlib import Path
 
 from .paths import Project
 
-#: Commands whose parser and work belong to another module of the wing: (module, what it does).
-DELEGATED = {"course": ("course", "homework per chapter: student notebooks and autograders"),
-             "grade": ("grading", "grade submissions with a chapter's autograder")}
-
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m dpteach.build", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m dpteach.publish", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=None,
                         help="the project's root, the folder holding notebooks/ (default: the current directory)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -64,34 +56,14 @@ def _parser() -> argparse.ArgumentParser:
                                   "speaker notes in (make present)")
     edition.add_argument("notebooks", nargs="+", type=Path, help="chapter notebooks (in notebooks/)")
     edition.add_argument("--out", type=Path, required=True, help="folder to write them to")
-    edition.add_argument("--slides", action="store_true", help="made for a room: the slide edition (dpteach.build.slides)")
+    edition.add_argument("--slides", action="store_true", help="made for a room: the slide edition (dpteach.publish.slides)")
 
-    for name, (_, what) in DELEGATED.items():
-        delegated = commands.add_parser(name, help=what, add_help=False)
-        delegated.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
-
-
-def _delegate(command: str, argv: list[str]) -> int:
-    module, _ = DELEGATED[command]
-    name = f"{__package__ or 'dpteach.build'}.{module}"
-    if importlib.util.find_spec(name) is None:
-        print(f"`{command}` needs {name}, which is missing from this installation", file=sys.stderr)
-        return 2
-    return importlib.import_module(name).main(argv) or 0
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
-    # `course` and `grade` parse their own options: everything after the command's name
-    for i, word in enumerate(argv):
-        if word in DELEGATED:
-            if i:
-                parser.error(f"`{word}` takes its own options, after its name (python -m dpteach.build {word} --help)")
-            return _delegate(word, argv[1:])
-        if not word.startswith("-") and (i == 0 or argv[i - 1] != "--root"):
-            break
     args = parser.parse_args(argv)
     try:
         project = Project(args.root)
@@ -119,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "instructor":
         import nbformat
 
-        from .book import instructor_edition
+        from .book_site import instructor_edition
         from .slides import slide_edition
 
         args.out.mkdir(parents=True, exist_ok=True)
@@ -131,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.out / path.name}: the instructor edition of {path.name}")
         return 0
     if args.command == "html":
-        from .book import build_html
+        from .book_site import build_html
 
         pages = build_html(project, args.out, offline=args.offline, instructor=args.instructor,
                            executed=args.executed, repo=args.repo, hub=args.hub, branch=args.branch)

@@ -275,7 +275,7 @@ class SandboxedFunction:
             with open(out_path, "wb") as out:
                 # The child writes nothing else to this file; student code cannot reach the
                 # grader's memory through it (read back at most MAX_OUTPUT bytes, as JSON).
-                code = ("import sys; sys.path.insert(0, %r); from dpteach.build.sandbox import _child; _child()"
+                code = ("import sys; sys.path.insert(0, %r); from dpteach.course.sandbox import _child; _child()"
                         % PACKAGE_PARENT)
                 process = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE, stdout=out,
                                            stderr=subprocess.DEVNULL, cwd=work, env=clean_environment({"HOME": str(work)}),
@@ -496,12 +496,12 @@ def stand_in_figures() -> None:
 
 
 def kernel_main(argv: Sequence[str] | None = None) -> None:
-    """``python -m dpteach.build.sandbox kernel --memory-mb M --cpu-seconds S [--uid U] [--no-figures] -f CONNECTION``:
+    """``python -m dpteach.course.sandbox kernel --memory-mb M --cpu-seconds S [--uid U] [--no-figures] -f CONNECTION``:
     set the limits, drop to ``uid`` (the connection file is copied where that user can read it),
     put stand-ins for dpteach's figures and sliders with ``--no-figures``, then start ipykernel."""
     import argparse
     import shutil
-    parser = argparse.ArgumentParser(prog="python -m dpteach.build.sandbox kernel")
+    parser = argparse.ArgumentParser(prog="python -m dpteach.course.sandbox kernel")
     parser.add_argument("--memory-mb", type=int, required=True)
     parser.add_argument("--cpu-seconds", type=float, required=True)
     parser.add_argument("--uid", type=int, default=None)

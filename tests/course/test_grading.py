@@ -1,4 +1,4 @@
-"""Grading a class (dpteach.build.grading): verdicts computed where the submission cannot reach them.
+"""Grading a class (dpteach.course.grading): verdicts computed where the submission cannot reach them.
 
 The submissions are made here from chapter 05's executed notebook: its first code cell (the imports)
 and its exercises section, solutions removed, the student cells filled in as a student would, plus
@@ -16,8 +16,8 @@ import pytest
 
 import dpteach as dp
 import dpteach.exercises as ex
-from dpteach.build import grading
-from dpteach.build.sandbox import SandboxedFunction, decode, encode
+from dpteach.course import grading
+from dpteach.course.sandbox import SandboxedFunction, decode, encode
 from dpteach.exercises.mechanism import run_mechanism
 
 CHAPTER = "05_accuracy_census_names"
@@ -64,10 +64,10 @@ dp.exercises = fake
 """
 TAMPER_FILES = """\
 import os, pathlib
-for folder in ("dpteach", "dpteach/exercises", "dpteach/build"):
+for folder in ("dpteach", "dpteach/exercises", "dpteach/publish"):
     pathlib.Path(folder).mkdir(parents=True, exist_ok=True)
     pathlib.Path(folder, "__init__.py").write_text("")
-pathlib.Path("dpteach/build/sandbox.py").write_text(
+pathlib.Path("dpteach/course/sandbox.py").write_text(
     "import json, math, os, pickle, sys\\n"
     "def _child():\\n"
     "    job = pickle.loads(sys.stdin.buffer.read())\\n"

@@ -13,7 +13,7 @@ import pytest
 from helpers import ARTIFACTS, ROOT, needs_chromium
 from test_book_site import PAGES, axe_source, built_book
 
-from dpteach.build.paths import Project
+from dpteach.publish.paths import Project
 
 pytestmark = needs_chromium
 DESKTOP = {"width": 1300, "height": 900}

@@ -1,20 +1,21 @@
-"""The build wing: what turns the chapters into editions for their audiences.
+"""The publishing wing: what turns the chapters into editions for readers and presenters.
 
 Nothing here is imported by ``import dpteach``: these are tools an author or an instructor runs,
 from the project's root (the folder holding ``notebooks/``), through one entry point::
 
-    python -m dpteach.build COMMAND ...
+    python -m dpteach.publish COMMAND ...
 
 They read and write relative to the folder they are run in (or ``--root``), never beside the
 installed package, so a second clone builds into its own ``build/`` (:mod:`.paths`).
 
 * :mod:`.execute`: the one notebook executor (nbclient, widget state stored): ``execute``.
-* :mod:`.book`: the reader's book (Sphinx): ``html``; :mod:`.assets`: what it and the slides need offline.
+* :mod:`.book_site`: the reader's book (Sphinx): ``html``; :mod:`.assets`: what it and the slides need offline.
 * :mod:`.slides`: the slide marks in the chapters (``mark``) and the reveal.js slides (``slides``).
 * :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``, and ``make present``).
-* :mod:`.course`, :mod:`.grading`, :mod:`.sandbox`: homework (``course``) and its grading (``grade``).
 * :mod:`.links`: the Binder and JupyterHub links.
 * :mod:`.labserver`: a JupyterLab server on a free port, for the browser tests and the browser benchmark.
 * :mod:`.websocket`: the server's kernel WebSocket with Nagle's algorithm off (a slider's image leaves at once);
   the lab's venvs and Binder load it from ``binder/jupyter_server_config.json``.
+
+Homework and its grading, for instructors, are the course wing's (:mod:`dpteach.course`).
 """

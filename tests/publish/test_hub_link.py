@@ -1,7 +1,7 @@
 """The JupyterHub link works with the real nbgitpuller: the workbook arrives where the link opens it.
 
 `make nbgitpuller-url` (and the book's "Open on a JupyterHub" button, through the same
-dpteach/build/links.py) writes a link to a hub's /hub/user-redirect/git-pull. The hub sends the
+dpteach/publish/links.py) writes a link to a hub's /hub/user-redirect/git-pull. The hub sends the
 student to their own Jupyter server, where nbgitpuller's /git-pull page reads the query string and
 its /git-pull/api clones `repo` with git into `targetpath` and then opens `urlpath`.
 
@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, make
 
-from dpteach.build import links
-from dpteach.build.labserver import free_port, stop
+from dpteach.publish import links
+from dpteach.publish.labserver import free_port, stop
 
 # the slow tier (make test-slow, make check): runs a Jupyter server with the real nbgitpuller
 pytestmark = pytest.mark.slow

@@ -22,10 +22,10 @@ import nbformat
 import pytest
 from helpers import ARTIFACTS, ROOT, needs_chromium
 
-from dpteach.build import slides
-from dpteach.build.book import instructor_edition
-from dpteach.build.labserver import KERNEL_READY, run_all, running_lab
-from dpteach.build.paths import Project
+from dpteach.publish import slides
+from dpteach.publish.book_site import instructor_edition
+from dpteach.publish.labserver import KERNEL_READY, run_all, running_lab
+from dpteach.publish.paths import Project
 
 PRESENT = ROOT / ".venv-present"
 TEMPLATES = ROOT / "dpteach" / "build" / "templates" / "present"
@@ -77,7 +77,7 @@ MEASURE = """() => {
 def lab(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("present")
     # what make present does: each chapter's slide edition (notes in), written by the presenting venv
-    subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach.build", "--root", str(ROOT), "instructor",
+    subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach.publish", "--root", str(ROOT), "instructor",
                     *[f"notebooks/{stem}.ipynb" for stem in CHAPTERS], "--slides", "--out", str(scratch)],
                    check=True, capture_output=True)
     shutil.copy(TEMPLATES / "rise.css", scratch)
@@ -92,7 +92,7 @@ def test_the_repository_chapter_is_presented_from_a_copy():
     """make present copies the chapter to build/present/ before the lab opens it: a talk never edits notebooks/."""
     recipe = (ROOT / "Makefile").read_text().split("\npresent:", 1)[1].split("\n\n", 1)[0]
     assert "build/present" in recipe and "cp " in recipe and "DPTEACH_PRESENTATION=1" in recipe
-    assert "cd build/present" in recipe and "-m dpteach.build instructor" in recipe and "--slides" in recipe
+    assert "cd build/present" in recipe and "-m dpteach.publish instructor" in recipe and "--slides" in recipe
     assert "dpteach-presenter.html" in recipe and "extra_static_paths" in recipe
 
 

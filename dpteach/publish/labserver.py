@@ -2,7 +2,7 @@
 browser benchmark (benchmarks/browser.py): start the lab on 127.0.0.1, open a notebook, run all
 cells once the kernel is really ready, stop the lab patiently.
 
-Like the rest of the build wing it works in the folder it is run from (the project's root) or the
+Like the rest of the publishing wing it works in the folder it is run from (the project's root) or the
 ``root`` it is given, never beside the installed package. Standard library only at import time;
 the page arguments are playwright pages.
 """

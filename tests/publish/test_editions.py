@@ -17,7 +17,7 @@ import pytest
 from helpers import ROOT
 
 import dpteach as dp
-from dpteach.build import editions
+from dpteach.publish import editions
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 CHAPTERS = {path.stem: nbformat.read(path, as_version=4) for path in NOTEBOOKS}

@@ -18,10 +18,10 @@ RISE's Shift+I/B/G or the property inspector, or in the .md twin):
 
 Speaker notes are not in the chapters: they live in ``instructor/NN_name.md`` and come into
 the slides (role ``notes``, the speaker view) through the instructor edition
-(:func:`dpteach.build.book.instructor_edition`).
+(:func:`dpteach.publish.book_site.instructor_edition`).
 
-    python -m dpteach.build mark [--force]     # write marks into notebooks/ (cells without one)
-    python -m dpteach.build slides [--offline] # build/slides/NN_name.slides.html
+    python -m dpteach.publish mark [--force]     # write marks into notebooks/ (cells without one)
+    python -m dpteach.publish slides [--offline] # build/slides/NN_name.slides.html
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from .assets import MATHJAX_TEX_FONTS, copy_offline_assets, extract, npm_pack
-from .book import instructor_edition
+from .book_site import instructor_edition
 from .execute import execute
 from .paths import TEMPLATE_DIRS, Project
 
@@ -143,7 +143,7 @@ def build_slides(project: Project, out: Path | None = None, *, offline: bool = F
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
         missing = unmarked(nb)
         if missing:
-            raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.build "
+            raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.publish "
                              f"mark`): {missing[:3]}")
         nb = slide_edition(instructor_edition(nb, chapter.path.stem, project), live=False)
         body, _ = exporter.from_notebook_node(nb, resources={
@@ -158,7 +158,7 @@ def build_slides(project: Project, out: Path | None = None, *, offline: bool = F
 #
 # A slide is read from the back of a room, not at a desk: the same chapter, made for it at build time
 # (nothing in notebooks/ or instructor/ changes). :func:`slide_edition` is applied to the static deck
-# (:func:`build_slides`) and to the live copy ``make present`` writes (``python -m dpteach.build
+# (:func:`build_slides`) and to the live copy ``make present`` writes (``python -m dpteach.publish
 # instructor --slides``). Its budget is a 1920×1080 slide with body text at 28 px (24 px and more at
 # 1920×1080, the same share of a 1280×720 screen).
 

@@ -1,4 +1,4 @@
-"""The build wing's entry point, ``python -m dpteach.build``: it works on the project it is run in.
+"""The publishing wing's entry point, ``python -m dpteach.publish``: it works on the project it is run in.
 
 The package is installed (editable) from this repository; run from another folder holding a
 notebooks/ folder, the build must read and write there, never in this repository's build/.
@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from helpers import ROOT
 
-from dpteach.build.paths import Project
+from dpteach.publish.paths import Project
 
 TINY = "00_tiny.ipynb"
 
@@ -31,7 +31,7 @@ def _tiny_project(tmp_path):
 
 
 def _build(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "dpteach.build", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "dpteach.publish", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=300)
 
 
@@ -70,16 +70,21 @@ def test_a_folder_without_notebooks_is_refused(tmp_path):
     assert Project(ROOT).executed == ROOT.resolve() / "build" / "executed"
 
 
-def test_course_and_grade_go_to_their_modules(tmp_path, monkeypatch):
-    """`grade`/`course` hand everything after their name to their module's main(); a missing one is named."""
-    from dpteach.build import __main__ as cli
+def test_the_course_wing_hands_each_command_to_its_module(monkeypatch):
+    """`python -m dpteach.course assign|grade ...` hands everything after the command to its module's main();
+    no command, or an unknown one, prints the commands and exits 2."""
+    from dpteach.course import __main__ as cli
 
-    monkeypatch.setitem(cli.DELEGATED, "course", ("no_such_module", "missing"))
-    assert cli.main(["course", "--anything"]) == 2
     calls = []
-    monkeypatch.setitem(cli.DELEGATED, "grade", ("paths", "a module of the wing"))
-    monkeypatch.setattr("dpteach.build.paths.main", lambda argv: calls.append(argv) or 0, raising=False)
+    monkeypatch.setitem(cli.COMMANDS, "grade", ("grading", "grade"))
+    monkeypatch.setattr("dpteach.course.grading.main", lambda argv: calls.append(argv) or 0)
     assert cli.main(["grade", "a.ipynb", "--course", "c.json"]) == 0
     assert calls == [["a.ipynb", "--course", "c.json"]]
-    with pytest.raises(SystemExit):
-        cli.main(["--root", ".", "grade"])
+    assert cli.main([]) == 2 and cli.main(["course"]) == 2
+    assert cli.main(["--help"]) == 0
+
+
+def test_the_publishing_wing_no_longer_takes_the_course_commands(tmp_path):
+    """Homework lives in the course wing: `python -m dpteach.publish course` is refused by argparse."""
+    done = _build("assign", cwd=_tiny_project(tmp_path))
+    assert done.returncode == 2 and "invalid choice" in done.stderr

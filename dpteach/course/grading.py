@@ -2,7 +2,7 @@
 
 ::
 
-    python -m dpteach.build.grading grade --course build/course/course.json SUBMISSION... \\
+    python -m dpteach.course grade --course build/course/course.json SUBMISSION... \\
         [--out build/graded] [--jobs N] [--timeout 120] [--memory 2048] [--function-timeout 20]
 
 ``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). The student's id is
@@ -16,7 +16,7 @@ What happens to one submission, in a scratch folder removed afterwards:
 
 a. the notebook is read (a truncated or invalid file scores 0: "not a readable notebook: ...");
 b. it is executed top to bottom in a fresh kernel (errors allowed, as a student's Run All), started
-   through :mod:`dpteach.build.sandbox` with a memory limit (``--memory`` MB) and a whole-run time
+   through :mod:`dpteach.course.sandbox` with a memory limit (``--memory`` MB) and a whole-run time
    limit (``--timeout`` s), in the scratch folder, with an environment cleaned of what test harnesses
    inject, and, when the grader runs as root, under a uid of its own. A kernel that hangs is killed
    at the limit, one that runs out of memory or dies scores 0 with that reason. Every cell runs, but
@@ -31,7 +31,7 @@ c. one extra cell then prints the answers as JSON: numbers as floats, strings as
 d. every verdict is computed in this process, which imported dpteach before any student code ran:
    a value or a choice by the exercise's registered checker with the course manifest's parameters
    (never the ones the student's cell passes), 1 point; a function by its checker run on a
-   :class:`~dpteach.build.sandbox.SandboxedFunction` (1 point), and 1 more point when it also passes
+   :class:`~dpteach.course.sandbox.SandboxedFunction` (1 point), and 1 more point when it also passes
    the strict check: its cell's source names none of the dpteach functions the exercise asks to write
    (not under an alias, not imported, not as a string), checked on the source, unexecuted.
 
@@ -386,7 +386,7 @@ def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options
     for path in (work, ipython, specs):
         path.mkdir(parents=True)
     uid = fresh_uid()
-    argv = [sys.executable, "-m", "dpteach.build.sandbox", "kernel", "--memory-mb", str(options.memory_mb),
+    argv = [sys.executable, "-m", "dpteach.course.sandbox", "kernel", "--memory-mb", str(options.memory_mb),
             "--cpu-seconds", str(options.timeout + 30)] + (["--uid", str(uid)] if uid is not None else []) + \
            ([] if options.figures else ["--no-figures"]) + \
            ["-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
@@ -552,7 +552,7 @@ def fingerprint(root: str | Path | None = None) -> str:
     """A digest of the dpteach package's files (names, sizes, contents of the .py files).
 
     Student code runs as the grader's user unless the grader runs as root (see
-    :mod:`dpteach.build.sandbox`), so a notebook could rewrite dpteach's own files, which every later
+    :mod:`dpteach.course.sandbox`), so a notebook could rewrite dpteach's own files, which every later
     sandboxed function imports. The digest is compared before and after each submission: a change
     makes that submission (and every later one) an error, to be graded again after reinstalling.
     """
@@ -701,7 +701,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["grade"]:
         argv = argv[1:]
-    parser = argparse.ArgumentParser(prog="python -m dpteach.build.grading grade",
+    parser = argparse.ArgumentParser(prog="python -m dpteach.course grade",
                                      description="Grade students' notebooks against a course manifest.")
     parser.add_argument("submissions", nargs="+", help="notebooks, or folders searched for *.ipynb")
     parser.add_argument("--course", required=True, help="the course manifest (build/course/course.json)")

@@ -1,6 +1,6 @@
 """The course edition: what an instructor who grades hands out, and what they keep.
 
-    python -m dpteach.build course [--seed N] [--chapters 03 05 ...] [--book] [--offline]
+    python -m dpteach.course assign [--seed N] [--chapters 03 05 ...] [--book] [--offline]
                                    [--repo URL] [--hub URL] [--branch main] [--out build/course]
 
 writes ``build/course/`` (or ``--out``)::
@@ -20,8 +20,8 @@ function exercise (``dp.show_source`` of a function the student is asked to writ
 is left out of this edition. The seed is recorded in ``course.json``: building again with it gives
 the same homework; a new seed (the default draws one) gives another.
 
-Grade the collected notebooks with ``python -m dpteach.build grade --course build/course/course.json
-SUBMISSIONS...`` (:mod:`dpteach.build.grading`).
+Grade the collected notebooks with ``python -m dpteach.course grade --course build/course/course.json
+SUBMISSIONS...`` (:mod:`dpteach.course.grading`).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import editions
-from .paths import Project
+from ..publish import editions
+from ..publish.paths import Project
 
 POINTS = {"value": 1, "choice": 1, "function": 2}
 #: A cell tagged so belongs to the self-study edition only (e.g. "the solution is folded just under it").
@@ -226,7 +226,7 @@ def build_course(project: Project, out: Path | None = None, seed: int | None = N
     (out / "course.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (out / "instructor" / "answers.md").write_text("\n".join(answers), encoding="utf-8")
     if book:
-        from .book import build_html
+        from ..publish.book_site import build_html
 
         site = out / "students" / "book"
         build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch)
@@ -235,7 +235,7 @@ def build_course(project: Project, out: Path | None = None, seed: int | None = N
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dpteach.build course", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m dpteach.course assign", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=None, help="the project's root (default: the current directory)")
     parser.add_argument("--seed", type=int, default=None, help="the course's seed (default: a new one, recorded)")
     parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")

@@ -11,9 +11,9 @@ import nbformat
 import pytest
 from helpers import ROOT
 
-from dpteach.build import slides
-from dpteach.build.book import instructor_edition
-from dpteach.build.paths import Project
+from dpteach.publish import slides
+from dpteach.publish.book_site import instructor_edition
+from dpteach.publish.paths import Project
 
 PROJECT = Project(ROOT)
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

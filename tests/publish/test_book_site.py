@@ -13,9 +13,9 @@ import pytest
 from helpers import ROOT, make
 
 from dpteach.book import chapters
-from dpteach.build.assets import npm_pack
-from dpteach.build.book import _figure_alt, book_sources, build_html
-from dpteach.build.paths import Project
+from dpteach.publish.assets import npm_pack
+from dpteach.publish.book_site import _figure_alt, book_sources, build_html
+from dpteach.publish.paths import Project
 
 # the slow tier (make test-slow, make check): builds the whole book three times
 pytestmark = pytest.mark.slow
