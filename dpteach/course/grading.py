@@ -1,9 +1,10 @@
-"""Grading a class: every submission executed in its own limited kernel, every verdict computed here.
+"""Grading a class: every submission run in a sandbox of its own, every verdict computed here.
 
 ::
 
     python -m dpteach.course grade --course build/course/course.json SUBMISSION... \\
-        [--out build/graded] [--jobs N] [--timeout 120] [--memory 2048] [--function-timeout 20]
+        [--out build/graded] [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048]
+        [--function-timeout 20] [--unsafe]
 
 ``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). The student's id is
 the notebook's file name without ``.ipynb`` (``ada.ipynb`` → ``ada``), except when the file keeps the
@@ -12,36 +13,39 @@ student): then it is the name of the folder holding it. A notebook's chapter is 
 metadata (``{"dpteach": {"chapter": ...}}``, written by the course builder); failing that, from its
 file name (a chapter's name in it), and failing that, the course's only chapter.
 
-What happens to one submission, in a scratch folder removed afterwards:
+What happens to one submission:
 
 a. the notebook is read (a truncated or invalid file scores 0: "not a readable notebook: ...");
-b. it is executed top to bottom in a fresh kernel (errors allowed, as a student's Run All), started
-   through :mod:`dpteach.course.sandbox` with a memory limit (``--memory`` MB) and a whole-run time
-   limit (``--timeout`` s), in the scratch folder, with an environment cleaned of what test harnesses
-   inject, and, when the grader runs as root, under a uid of its own. A kernel that hangs is killed
-   at the limit, one that runs out of memory or dies scores 0 with that reason. Every cell runs, but
-   dpteach's figure and slider layers (``dp.widgets``, ``dp.plots``) are stand-ins that draw nothing
-   and matplotlib draws off screen: no exercise's answer comes from a figure, and drawing them is
-   most of a chapter's run time (``--figures`` draws them anyway);
-c. one extra cell then prints the answers as JSON: numbers as floats, strings as strings, anything
-   else only as its type's name. A function answer is never taken from the kernel: its source is
-   read from the submitted notebook, the last code cell that defines ``def <answer>(`` (its lines
-   calling a checker left out). **Rule for students:** the function may use ``np``, ``math``, ``dp``
-   and whatever its own cell defines (helpers, constants, imports); nothing from other cells;
-d. every verdict is computed in this process, which imported dpteach before any student code ran:
-   a value or a choice by the exercise's registered checker with the course manifest's parameters
-   (never the ones the student's cell passes), 1 point; a function by its checker run on a
-   :class:`~dpteach.course.sandbox.SandboxedFunction` (1 point), and 1 more point when it also passes
-   the strict check: its cell's source names none of the dpteach functions the exercise asks to write
-   (not under an alias, not imported, not as a string), checked on the source, unexecuted.
+b. its code cells run top to bottom (errors allowed, as a student's Run All) in a sandbox of its own
+   (:mod:`dpteach.course.sandbox`: bubblewrap, nothing of the instructor's mounted, no network, an
+   environment that is an allow-list, limits on memory, CPU, processes and files; ``--unsafe`` runs
+   it as a plain process instead, for trusted files only, and says so in the gradebook). Each cell
+   has ``--cell-timeout`` seconds and the whole notebook ``--timeout``: a cell that runs longer is
+   stopped, the answers set before it count, the exercises after it score 0, and the feedback names
+   the cell. A cell that raises is named too. dpteach's figure and slider layers (``dp.widgets``,
+   ``dp.plots``) are stand-ins that draw nothing: no exercise's answer comes from a figure, and
+   drawing them is most of a chapter's run time (``--figures`` draws them anyway);
+c. after each cell the sandbox reports the answers' values: numbers as floats, strings as strings,
+   anything else only as its type's name. A function answer is never taken from the run: its source
+   is read from the submitted file, the last code cell whose top level defines ``def <answer>(``
+   (found by parsing, its lines calling a checker left out; :mod:`dpteach.course.reading`). **Rule
+   for students:** the function may use ``np``, ``math`` and whatever its own cell defines;
+d. every verdict is computed in this process: a value or a choice by the exercise's registered
+   checker with the course manifest's parameters (never the ones the student's cell passes), 1
+   point; a function by its checker run on a :class:`~dpteach.course.functions.SandboxedFunction`
+   in a sandbox of its own, with cases and seeds drawn fresh at grading time (1 point), and 1 more
+   point when its cell writes it by hand (numpy and math only: no dpteach, no other library's
+   sampler, no copy of dpteach's code), read from the source. A cell that reaches the interpreter's
+   insides (``sys``, ``inspect``, dunder attributes, ...) is not run: 0 points, with the reason.
 
-Whatever the student's notebook does to its own kernel (replacing ``dp.exercises.check_*`` or
-``Feedback``, editing ``sys.modules``, writing files into its folder) changes nothing here; such
-attempts are named in the submission's reason. Submissions are graded in parallel (``--jobs``
-worker processes, each running one kernel at a time). Results, in ``--out``:
+Whatever the student's notebook does to its own process (replacing ``dp.exercises.check_*`` or
+``Feedback``, editing ``sys.modules``, writing files) changes nothing here; such attempts are named
+in the submission's reason. Submissions are graded in parallel (``--jobs`` worker processes, each
+running one sandbox at a time). Results, in ``--out``:
 
 * ``gradebook.csv``: one row per student: ``id, file, chapter``, then ``<chapter>:<exercise>`` points
-  for every exercise of the course, then ``total, possible, status`` (``ok`` or ``error``) and ``reason``;
+  for every exercise of the course, then ``total, possible, status`` (``ok`` or ``error``), ``isolation``
+  (``bubblewrap``, or ``none`` under ``--unsafe``) and ``reason``;
 * ``feedback/<id>.json``: per notebook, each question's points and the checker's message, to hand back.
 """
 
@@ -49,40 +53,37 @@ from __future__ import annotations
 
 import argparse
 import ast
-import atexit
 import csv
 import inspect
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .sandbox import PACKAGE_PARENT, SandboxedFunction, clean_environment, fresh_uid
+from . import sandbox
+from .functions import SandboxedFunction
+from .inside import READY
+from .reading import GradingError, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
 
-MARKER = "DPTEACH-GRADER-ANSWERS "
 KINDS = ("value", "choice", "function")
-MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
-
-
-class GradingError(Exception):
-    """A submission that cannot be graded: it scores 0, and the message is its reason."""
 
 
 @dataclass(frozen=True)
 class Options:
-    """Limits for one submission: the whole notebook run (s), the kernel's memory (MB), a function's cases (s)."""
+    """Limits for one submission: the whole notebook run (s), one cell (s), the sandbox's memory (MB), a
+    function's cases (s); whether figures are drawn; the isolation (``"none"`` only for trusted files)."""
 
     timeout: float = 120.0
     memory_mb: int = 2048
     function_timeout: float = 20.0
     figures: bool = False
+    cell_timeout: float = 60.0
+    isolation: str = "bubblewrap"
 
 
 # -- the course manifest ----------------------------------------------------------------------
@@ -185,167 +186,10 @@ def chapter_of(notebook: dict, path: Path, manifest: dict) -> str:
                        f"and the file name matches no chapter of the course)")
 
 
-# -- reading the notebook ----------------------------------------------------------------------
-
-def read_notebook(path: Path) -> dict:
-    """The notebook as nbformat v4, or GradingError("not a readable notebook: ...")."""
-    import nbformat
-    try:
-        if path.stat().st_size > MAX_NOTEBOOK_BYTES:
-            raise ValueError(f"larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
-        notebook = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
-        if not isinstance(notebook.get("cells"), list):
-            raise ValueError("it has no cells")
-        for cell in notebook.cells:
-            if cell.get("cell_type") not in ("code", "markdown", "raw") or not isinstance(cell.get("source"), str):
-                raise ValueError("a cell has no type or no source")
-    except Exception as error:   # any failure to read is the student's file's, never the grader's crash
-        raise GradingError(f"not a readable notebook: {type(error).__name__}: {str(error)[:200]}") from None
-    return notebook
-
-
-def _parsable(source: str) -> str:
-    """The cell with IPython's magics and shell lines commented out, so that ast can read it."""
-    return "\n".join("# " + line if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
-
-
-def function_source(notebook: dict, answer: str) -> str | None:
-    """The source of the last code cell defining ``def <answer>(``, without its checker calls; None if none does.
-
-    GradingError if that cell is not valid Python.
-    """
-    found = None
-    for cell in notebook["cells"]:
-        if cell["cell_type"] != "code" or not re.search(rf"^\s*def\s+{re.escape(answer)}\s*\(", cell["source"], re.M):
-            continue
-        found = cell["source"]
-    if found is None:
-        return None
-    text = _parsable(found)
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as error:
-        raise GradingError(f"the cell defining {answer} is not valid Python: {error}") from None
-    if not any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == answer for node in tree.body):
-        return None
-    lines = text.splitlines()
-    dropped = set()
-    for node in tree.body:
-        segment = ast.get_source_segment(text, node) or ""
-        definition = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
-        if not definition and ("exercises" in segment or re.search(r"\bcheck_\w+\s*\(", segment)):
-            dropped.update(range(node.lineno - 1, node.end_lineno))
-    return "\n".join(line for number, line in enumerate(lines) if number not in dropped).strip("\n") + "\n"
-
-
-def reaches_forbidden(source: str, forbidden: Sequence[str]) -> str | None:
-    """The forbidden dpteach name that a function's cell reaches, read from its source (never run), or None.
-
-    Compiled, then every code object is read: an attribute, an import or an import alias of a forbidden
-    name, a global of that name that the cell does not define itself, a string equal to it
-    (``getattr(dp, "laplace_mechanism")``), or ``from dpteach... import *``.
-    """
-    import dis
-    import types
-    if not forbidden:
-        return None
-    code = compile(_parsable(source), "<answer cell>", "exec")
-    tree = ast.parse(_parsable(source))
-    own = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            own.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and not _mentions(node.value, forbidden):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            own.update(t.id for t in targets if isinstance(t, ast.Name))
-    codes = [code]
-    if _imports_dpteach(tree):      # `from dpteach… import *` (an opcode before 3.12, an intrinsic call after)
-        return forbidden[0]
-    while codes:
-        current = codes.pop()
-        # before Python 3.11 a def stores its function's name as a string constant beside its code:
-        # the name of a function the student defines is not a string reaching a forbidden function
-        defined = {const.co_name for const in current.co_consts if isinstance(const, types.CodeType)}
-        for const in current.co_consts:
-            if isinstance(const, types.CodeType):
-                codes.append(const)
-            elif isinstance(const, str) and const in forbidden and const not in defined:
-                return const
-        for instruction in dis.get_instructions(current):
-            name = instruction.argval
-            if not isinstance(name, str):
-                continue
-            base = name.rsplit(".", 1)[-1]
-            if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "IMPORT_NAME", "STORE_ATTR") \
-                    and base in forbidden:
-                return base
-            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and name in forbidden and name not in own:
-                return name
-    return None
-
-
-def _mentions(node: ast.AST, forbidden: Sequence[str]) -> bool:
-    return any((isinstance(n, ast.Name) and n.id in forbidden) or (isinstance(n, ast.Attribute) and n.attr in forbidden)
-               for n in ast.walk(node))
-
-
-def _imports_dpteach(tree: ast.AST) -> bool:
-    return any(isinstance(n, ast.ImportFrom) and (n.module or "").startswith("dpteach") and
-               any(alias.name == "*" for alias in n.names) for n in ast.walk(tree))
-
-
-def tampering(notebook: dict) -> list[str]:
-    """What the notebook's code does to the grading machinery (for the reason; verdicts never depend on it)."""
-    seen: list[str] = []
-    for cell in notebook["cells"]:
-        if cell["cell_type"] != "code":
-            continue
-        try:
-            tree = ast.parse(_parsable(cell["source"]))
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            targets = []
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") \
-                    and node.args:
-                targets = [node.args[0]]
-            for target in targets:
-                text = ast.unparse(target)
-                if re.search(r"\bexercises\b|\bFeedback\b|\bcheck_\w+|sys\.modules|\bdp\b|\bdpteach\b", text):
-                    seen.append(f"changes {text}")
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                    re.search(r"sitecustomize|usercustomize|dpteach[/\\]|\.pth\b", node.value):
-                seen.append(f"writes or names {node.value[:40]!r}")
-    return sorted(set(seen))[:5]
-
-
 # -- executing the submission ---------------------------------------------------------------------
 
-EXTRACT = """\
-def _dpteach_grader_answers(names):
-    import json, numbers
-    namespace = get_ipython().user_ns
-    answers = {}
-    for name in names:
-        if name not in namespace:
-            answers[name] = {"missing": True}
-            continue
-        value = namespace[name]
-        if value is None or value is Ellipsis:
-            answers[name] = {"blank": True}
-        elif isinstance(value, bool):
-            answers[name] = {"bool": value}
-        elif isinstance(value, numbers.Real):
-            answers[name] = {"number": float(value)}
-        elif isinstance(value, str):
-            answers[name] = {"text": value[:1000]}
-        else:
-            answers[name] = {"type": type(value).__name__[:60]}
-    print(%r + json.dumps(answers))
-_dpteach_grader_answers(%r)
-"""
+#: Seconds a notebook's sandbox may take to start (IPython, numpy, dpteach) before its first cell.
+STARTUP_SECONDS = 30.0
 
 
 class _Opaque:
@@ -368,6 +212,8 @@ def _answer_value(entry: Any) -> Any:
         return value
     if kind == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
+    if kind == "number" and value in ("nan", "inf", "-inf"):
+        return float(value)
     if kind == "text" and isinstance(value, str):
         return value
     if kind == "type" and isinstance(value, str):
@@ -375,103 +221,61 @@ def _answer_value(entry: Any) -> Any:
     raise GradingError("the notebook's answers could not be read")
 
 
-def execute(notebook: dict, names: Sequence[str], folder: Path, options: Options) -> dict[str, Any]:
-    """Run the notebook's code cells and the answers cell in a fresh limited kernel; the answers by name."""
-    import nbformat
+@dataclass
+class Run:
+    """What running a notebook gave: its answers by name, each failing cell (number, error), the cell it
+    was stopped at (None if it ran to the end) and why, and the isolation it ran under."""
 
-    cells = [nbformat.v4.new_code_cell(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
-    cells.append(nbformat.v4.new_code_cell(EXTRACT % (MARKER, list(names))))
-    run = nbformat.v4.new_notebook(cells=cells)
-    work, ipython, specs = folder / "work", folder / "ipython", folder / "kernels" / "dpteach-grader"
-    for path in (work, ipython, specs):
-        path.mkdir(parents=True)
-    uid = fresh_uid()
-    argv = [sys.executable, "-m", "dpteach.course.sandbox", "kernel", "--memory-mb", str(options.memory_mb),
-            "--cpu-seconds", str(options.timeout + 30)] + (["--uid", str(uid)] if uid is not None else []) + \
-           ([] if options.figures else ["--no-figures"]) + \
-           ["-f", "{connection_file}", "--HistoryManager.hist_file=:memory:"]
-    (specs / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "dpteach grader", "language": "python"}))
-    if uid is not None:
-        for path in (folder, work, ipython):
-            os.chown(path, uid, uid)
-    paths = [PACKAGE_PARENT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env = clean_environment({"HOME": str(work), "IPYTHONDIR": str(ipython), "MPLCONFIGDIR": str(work / ".mpl"),
-                             "PYTHONPATH": os.pathsep.join(paths)} | ({} if options.figures else {"MPLBACKEND": "agg"}))
-    for attempt in range(3):
-        try:
-            _run(run, folder, env, work, options)
-            break
-        except _NoKernel as error:   # the kernel never started (e.g. a port taken meanwhile): no student code ran
-            if attempt == 2:
-                raise GradingError(f"the notebook could not be run: the kernel did not start ({error})") from None
-    for cell in run.cells[:-1]:
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "error" and output.get("ename") == "MemoryError":
-                raise GradingError(f"the notebook ran out of memory (the limit is {options.memory_mb} MB)")
-    texts = [output.get("text", "") for output in run.cells[-1].get("outputs", []) if output.get("output_type") == "stream"]
-    lines = [line for line in "".join(texts).splitlines() if line.startswith(MARKER)]
-    if not lines:
-        raise GradingError("the notebook's answers could not be read (its last cell printed nothing the grader reads)")
-    try:
-        answers = json.loads(lines[-1][len(MARKER):])
-    except ValueError:
-        raise GradingError("the notebook's answers could not be read") from None
-    if not isinstance(answers, dict):
-        raise GradingError("the notebook's answers could not be read")
-    return {name: _answer_value(answers.get(name, {"missing": True})) for name in names}
+    answers: dict
+    errors: list
+    stopped_at: int | None
+    stopped: str
+    isolation: str
 
 
-class _NoKernel(Exception):
-    """The kernel died or hung before running the first cell: the machine's fault, never the notebook's."""
-
-
-def _run(run: dict, folder: Path, env: dict, work: Path, options: Options) -> None:
-    """Execute ``run`` in one kernel started from the kernel spec in ``folder``; GradingError for the notebook's faults."""
-    from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import AsyncKernelManager
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
-
-    km = AsyncKernelManager(kernel_name="dpteach-grader",
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(folder / "kernels")]))
-    deadline = time.monotonic() + options.timeout
-    client = NotebookClient(run, km=km, allow_errors=True, startup_timeout=60, shutdown_kernel="immediate",
-                            timeout_func=lambda cell: max(1, int(deadline - time.monotonic()) + 1),
-                            resources={"metadata": {"path": str(work)}})
-    try:
-        # cleanup_kc: nbclient keeps alive a kernel whose manager it was handed, unless told otherwise.
-        client.execute(env=env, cwd=str(work), cleanup_kc=True)
-    except CellTimeoutError:
-        raise GradingError(f"the notebook ran longer than the time limit ({options.timeout:g} s): stopped") from None
-    except DeadKernelError:
-        raise GradingError(f"the kernel died while running the notebook (out of memory? the limit is "
-                           f"{options.memory_mb} MB), or the notebook ended it") from None
-    except Exception as error:   # a kernel that would not start or answer
-        if run.cells[0].get("execution_count") is None:
-            raise _NoKernel(f"{type(error).__name__}: {str(error)[:200]}") from None
-        raise GradingError(f"the notebook could not be run: {type(error).__name__}: {str(error)[:200]}") from None
-    finally:
-        atexit.unregister(client._cleanup_kernel)   # nbclient's own clean-up at exit, done already
-        _stop(km)
-
-
-def _stop(km) -> None:
-    """Kill the kernel (and what it started in its process group) if it still runs."""
-    import signal
-
-    from jupyter_core.utils import run_sync
-    try:
-        if km.has_kernel:
-            run_sync(km.shutdown_kernel)(now=True)
-    except Exception:   # already gone, or half started: make sure below
-        pass
-    process = getattr(getattr(km, "provisioner", None), "process", None)
-    pid = getattr(process, "pid", None)
-    if pid:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
+    """Run the notebook's code cells in a sandbox, one by one, each within ``options.cell_timeout``."""
+    cells = code_cells(notebook)
+    job = {"kind": "notebook", "cells": [source for _, source in cells], "names": list(names),
+           "figures": options.figures}
+    limits = sandbox.Limits(wall_seconds=STARTUP_SECONDS + options.timeout, cpu_seconds=STARTUP_SECONDS + options.timeout,
+                            memory_mb=options.memory_mb)
+    result = sandbox.run(job, limits, options.isolation,
+                         watch=lambda item: STARTUP_SECONDS if item == READY else options.cell_timeout)
+    if result.items[:1] != [READY]:
+        raise GradingError(f"the notebook could not be run: its sandbox did not start ({result.end})")
+    answers, errors, running, done = {}, [], None, False
+    for item in result.items[1:]:
+        if not isinstance(item, dict):
+            continue
+        event, index = item.get("event"), item.get("index")
+        if event == "answers" and isinstance(item.get("values"), dict):
+            answers = item["values"]
+        elif event == "cell" and isinstance(index, int) and 0 <= index < len(cells):
+            running = index
+        elif event == "ran" and index == running:
+            if isinstance(item.get("error"), str):
+                errors.append((cells[index][0], item["error"][:300]))
+            running = None
+        elif event == "done":
+            done = True
+    values = {name: _answer_value(answers.get(name, {"missing": True})) for name in names}
+    if done and result.end == "exited":
+        return Run(values, errors, None, "", result.isolation)
+    number = cells[running][0] if running is not None else None
+    where = f"cell {number}" if number is not None else "the notebook"
+    if result.end == "timeout":
+        limit = options.cell_timeout if number is not None else options.timeout
+        why = f"{where} ran longer than the time limit ({limit:g} s): stopped there"
+    elif result.end == "output":
+        why = f"{where} sent the grader more output than it reads: stopped there"
+    elif result.end.startswith("signal"):
+        why = f"{where} was killed ({result.end}; out of memory? the limit is {options.memory_mb} MB)"
+    else:
+        why = f"{where} ended the notebook's own process"
+    if number is None:
+        raise GradingError(why)
+    return Run(values, errors, number, why + "; the exercises after it score 0", result.isolation)
 
 
 # -- verdicts --------------------------------------------------------------------------------
@@ -485,8 +289,20 @@ def _verdict(function, answer, params: dict) -> tuple[bool | None, str]:
     return (correct if isinstance(correct, bool) else None), str(getattr(feedback, "message", feedback))
 
 
-def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Options) -> dict:
-    """One question's points and messages."""
+def _originals(names: Sequence[str]) -> dict[str, str]:
+    """The source of each forbidden dpteach function (a student's cell holding a copy of one is no hand work)."""
+    import dpteach
+    found = {}
+    for name in names:
+        try:
+            found[name] = inspect.getsource(getattr(dpteach, name))
+        except (AttributeError, OSError, TypeError):
+            continue
+    return found
+
+
+def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Options, before: int | None = None) -> dict:
+    """One question's points and messages (a function answer is read from the cells numbered below ``before``)."""
     function = checker(exercise["checker"])
     params = dict(exercise.get("params", {}))
     possible = int(exercise.get("points", 2 if exercise["kind"] == "function" else 1))
@@ -497,23 +313,31 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
         result.update(points=possible if correct else 0, correct=correct, message=message)
         return result
     try:
-        source = function_source(notebook, exercise["answer"])
-    except GradingError as error:
+        source = function_source(notebook, exercise["answer"], before)
+        bounds = out_of_bounds(source) if source is not None else None
+    except (GradingError, SyntaxError) as error:
         result.update(correct=False, message=str(error), strict="")
         return result
     if source is None:
         correct, message = _verdict(function, None, params)
         result.update(correct=correct, message=message, strict="")
         return result
+    if bounds is not None:
+        result.update(correct=False, strict="", message=(
+            f"not run: {bounds}, which reaches the interpreter's insides. A mechanism needs only numpy and math; "
+            "the grader does not run a function whose cell inspects or changes the Python running it."))
+        return result
+    forbidden = forbidden_names(exercise["checker"])
     sandboxed = SandboxedFunction(source, exercise["answer"], time_limit=options.function_timeout,
-                                  memory_mb=min(options.memory_mb, 2048),
-                                  forbidden=forbidden_names(exercise["checker"]))
+                                  memory_mb=min(options.memory_mb, 2048), forbidden=forbidden,
+                                  isolation=options.isolation)
     correct, message = _verdict(function, sandboxed, params)
-    reached = reaches_forbidden(source, forbidden_names(exercise["checker"], sandboxed))
-    strict = (f"your cell reaches dp.{reached}, which is what this exercise asks you to write yourself: "
-              "use numpy and the formula.") if reached else "it reaches none of the dpteach functions it should write."
+    forbidden = forbidden_names(exercise["checker"], sandboxed)
+    route = library_route(source, forbidden, _originals(forbidden))
+    strict = (f"{route}: this exercise asks you to write it yourself, with numpy and math only (no dpteach, no "
+              "other library's sampler).") if route else "written by hand: numpy and math only."
     checker_point, strict_point = (1, possible - 1) if possible > 1 else (possible, 0)
-    result.update(points=(checker_point if correct else 0) + (strict_point if correct and not reached else 0),
+    result.update(points=(checker_point if correct else 0) + (strict_point if correct and not route else 0),
                   correct=correct, message=message, strict=strict)
     return result
 
@@ -523,25 +347,28 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
     path = Path(path)
     started = time.monotonic()
     record = {"id": student_id(path, manifest), "file": str(path), "chapter": "", "status": "ok", "reason": "",
-              "questions": [], "total": 0, "possible": 0}
-    folder = Path(tempfile.mkdtemp(prefix="dpteach-grade-"))
+              "questions": [], "total": 0, "possible": 0, "isolation": options.isolation, "cells": []}
     try:
         notebook = read_notebook(path)
         record["chapter"] = chapter = chapter_of(notebook, path, manifest)
         exercises = manifest["chapters"][chapter].get("exercises", [])
         record["possible"] = sum(int(e.get("points", 2 if e["kind"] == "function" else 1)) for e in exercises)
         notes = tampering(notebook)
-        answers = execute(notebook, [e["answer"] for e in exercises if e["kind"] != "function"], folder, options)
-        record["questions"] = [grade_exercise(exercise, answers, notebook, options) for exercise in exercises]
+        run = execute(notebook, [e["answer"] for e in exercises if e["kind"] != "function"], options)
+        record["cells"] = [{"cell": number, "error": error} for number, error in run.errors]
+        record["questions"] = [grade_exercise(exercise, run.answers, notebook, options, run.stopped_at)
+                               for exercise in exercises]
         record["total"] = sum(q["points"] for q in record["questions"])
+        reasons = [run.stopped] if run.stopped else []
         if notes:
-            record["reason"] = "tampering with the grader seen (no effect on the verdicts): " + "; ".join(notes)
+            reasons.append("tampering with the grader seen (no effect on the verdicts): " + "; ".join(notes))
+        record["reason"] = "; ".join(reasons)
     except GradingError as error:
         record.update(status="error", reason=str(error), total=0)
+    except sandbox.SandboxUnavailable:
+        raise
     except Exception as error:   # the grader's own failure on this file: still a row, never the batch's end
         record.update(status="error", reason=f"the grader failed on this file: {type(error).__name__}: {error}", total=0)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     record["seconds"] = round(time.monotonic() - started, 2)
     return record
 
@@ -551,13 +378,13 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
 def fingerprint(root: str | Path | None = None) -> str:
     """A digest of the dpteach package's files (names, sizes, contents of the .py files).
 
-    Student code runs as the grader's user unless the grader runs as root (see
-    :mod:`dpteach.course.sandbox`), so a notebook could rewrite dpteach's own files, which every later
-    sandboxed function imports. The digest is compared before and after each submission: a change
-    makes that submission (and every later one) an error, to be graded again after reinstalling.
+    In a sandbox the package is mounted read-only; without one (``--unsafe``) a notebook could rewrite
+    dpteach's own files, which every later run imports. Then the digest is compared before and after
+    each submission: a change makes that submission (and every later one) an error, to be graded again
+    after reinstalling.
     """
     import hashlib
-    root = Path(root) if root is not None else Path(PACKAGE_PARENT) / "dpteach"
+    root = Path(root) if root is not None else sandbox.PACKAGE
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file():
@@ -592,17 +419,19 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = Options(
               progress=None, watch_package: bool = True) -> list[dict]:
     """Grade every notebook in ``paths`` with ``jobs`` worker processes; one record each, in ``paths``' order.
 
-    ``watch_package`` compares dpteach's :func:`fingerprint` before and after each submission (off
+    Without a sandbox, ``watch_package`` compares dpteach's :func:`fingerprint` before and after each submission (off
     only where dpteach's files are edited on purpose meanwhile, as in a working copy under development).
     """
     from concurrent.futures import ProcessPoolExecutor, wait
+    if options.isolation == "bubblewrap":
+        sandbox.require()       # before any worker: a missing sandbox stops the run, it is never skipped
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ValueError(f"jobs must be ≥ 1 (got {jobs})")
     records: dict[int, dict] = {}
     with ProcessPoolExecutor(max_workers=min(jobs, max(1, len(paths))), mp_context=_context(),
                              initializer=_warm) as pool:
-        baseline = fingerprint() if watch_package else None
+        baseline = fingerprint() if watch_package and options.isolation == "none" else None
         futures = {pool.submit(_task, str(path), manifest, options, baseline): index for index, path in enumerate(paths)}
         # Every submission's own limits end it; this is the grader's last guard (a worker lost or stuck).
         guard = options.timeout + 4 * options.function_timeout + 300
@@ -634,7 +463,7 @@ def _context():
 
 def _lost(path: Path, manifest: dict, reason: str) -> dict:
     return {"id": student_id(Path(path), manifest), "file": str(path), "chapter": "", "status": "error",
-            "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0}
+            "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": []}
 
 
 def columns(manifest: dict) -> list[str]:
@@ -650,7 +479,7 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
     rows: dict[str, dict] = {}
     for record in records:
         row = rows.setdefault(record["id"], {"id": record["id"], "file": [], "chapter": [], "total": 0, "possible": 0,
-                                             "status": "ok", "reason": []})
+                                             "status": "ok", "reason": [], "isolation": set()})
         if record["chapter"] and record["chapter"] in row["chapter"]:
             row["status"] = "error"
             row["reason"].append(f"a second notebook for {record['chapter']} ({record['file']}) was not counted")
@@ -659,6 +488,8 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
         row["chapter"].append(record["chapter"])
         row["total"] += record["total"]
         row["possible"] += record["possible"]
+        if record.get("isolation"):
+            row["isolation"].add(record["isolation"])
         if record["status"] != "ok":
             row["status"] = "error"
         if record["reason"]:
@@ -669,12 +500,14 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
     gradebook = out / "gradebook.csv"
     with open(gradebook, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["id", "file", "chapter", *question_columns, "total", "possible", "status", "reason"])
+        writer.writerow(["id", "file", "chapter", *question_columns, "total", "possible", "status", "isolation",
+                         "reason"])
         for student in sorted(rows):
             row = rows[student]
             writer.writerow([row["id"], ";".join(row["file"]), ";".join(c for c in row["chapter"] if c),
                              *[row.get(column, 0) for column in question_columns],
-                             row["total"], row["possible"], row["status"], " | ".join(row["reason"])])
+                             row["total"], row["possible"], row["status"], ";".join(sorted(row["isolation"])),
+                             " | ".join(row["reason"])])
     by_student: dict[str, list[dict]] = {}
     for record in records:
         by_student.setdefault(record["id"], []).append(record)
@@ -692,8 +525,12 @@ def summary(records: Sequence[dict], seconds: float) -> str:
         reason = r["reason"] if len(r["reason"]) <= 70 else r["reason"][:67] + "..."
         lines.append(f"{r['id']:<{width}}  {r['chapter'][:28]:<28} {r['total']:>3}/{r['possible']:<3}  {r['status']:<6}  {reason}")
     errors = sum(r["status"] != "ok" for r in records)
-    lines.append(f"{len(records)} notebooks graded in {seconds:.1f} s ({seconds / max(1, len(records)):.2f} s each); "
-                 f"{errors} could not be graded (0 points, reason above)")
+    isolations = {r.get("isolation") for r in records if r.get("isolation")}
+    where = ("each in a bubblewrap sandbox" if isolations == {"bubblewrap"} else
+             "WITHOUT A SANDBOX (--unsafe: only for files you trust)" if isolations == {"none"} else
+             f"isolation: {', '.join(sorted(isolations)) or 'none ran'}")
+    lines.append(f"{len(records)} notebooks graded in {seconds:.1f} s ({seconds / max(1, len(records)):.2f} s each), "
+                 f"{where}; {errors} could not be graded (0 points, reason above)")
     return "\n".join(lines)
 
 
@@ -708,16 +545,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="build/graded", help="where gradebook.csv and feedback/ go")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once (default: cores)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a whole notebook's run")
-    parser.add_argument("--memory", type=int, default=2048, help="MB of memory for a notebook's kernel")
+    parser.add_argument("--cell-timeout", type=float, default=60.0,
+                        help="seconds for one cell: a cell that runs longer is stopped, and costs the exercises after it")
+    parser.add_argument("--memory", type=int, default=2048, help="MB of memory for a notebook's sandbox")
     parser.add_argument("--function-timeout", type=float, default=20.0, help="seconds for a function's hidden cases")
+    parser.add_argument("--unsafe", action="store_true",
+                        help="run the notebooks WITHOUT a sandbox, as plain processes of yours: only for files you "
+                             "trust (the gradebook and the summary record it)")
     parser.add_argument("--unwatched", action="store_true",
-                        help="do not compare dpteach's files before and after each notebook (only for a working "
-                             "copy whose files are being edited meanwhile)")
+                        help="with --unsafe: do not compare dpteach's files before and after each notebook (only for "
+                             "a working copy whose files are being edited meanwhile)")
     parser.add_argument("--figures", action="store_true",
                         help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
     args = parser.parse_args(argv)
     for name, value, low in (("--jobs", args.jobs, 1), ("--timeout", args.timeout, 1), ("--memory", args.memory, 256),
-                             ("--function-timeout", args.function_timeout, 1)):
+                             ("--function-timeout", args.function_timeout, 1), ("--cell-timeout", args.cell_timeout, 1)):
         if not value >= low:
             parser.error(f"{name} must be ≥ {low} (got {value})")
     try:
@@ -728,10 +570,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not paths:
         parser.error("no notebooks found in " + ", ".join(args.submissions))
     options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout,
-                      figures=args.figures)
+                      figures=args.figures, cell_timeout=args.cell_timeout,
+                      isolation="none" if args.unsafe else "bubblewrap")
     started = time.monotonic()
-    records = grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
-                        progress=lambda r: print(f"  {r['id']}: {r['total']}/{r['possible']} {r['status']}", flush=True))
+    try:
+        records = grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
+                            progress=lambda r: print(f"  {r['id']}: {r['total']}/{r['possible']} {r['status']}",
+                                                     flush=True))
+    except sandbox.SandboxUnavailable as error:
+        print(f"not graded: {error}", file=sys.stderr)
+        return 3
     took = time.monotonic() - started
     gradebook = write_results(records, manifest, args.out)
     print(summary(records, took))

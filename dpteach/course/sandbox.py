@@ -1,530 +1,278 @@
-"""Running a student's code where it cannot reach the grader: a child process with limits.
+"""Where a student's code runs: bubblewrap, one entry point (:func:`run`: a job and limits in, a result out).
 
-Two things run here, each in a process of its own that the grader starts and can kill:
+Every submitted notebook, and every student function on hidden cases, runs in a sandbox of its own
+built by bubblewrap (``bwrap``, the sandbox Flatpak is built on), on a root that starts empty:
 
-* :class:`SandboxedFunction` runs a function a student wrote (its cell's source, not the live
-  object from the student's kernel) on a checker's hidden cases. It is what
-  ``dpteach.exercises.check_function`` receives in place of the function: having ``run_cases``,
-  it is not called by the checker; the checker hands it the cases and judges the outcomes.
-* ``kernel``: the Jupyter kernel that executes a submitted notebook, started through this module
-  so that its limits are set before the first line of student code runs.
+* read-only: ``/usr`` (with ``/bin``, ``/lib``... as on the host), the Python environment the grader
+  runs in (its venv, its base installation) and the ``dpteach`` package folder, nothing else of the
+  host: no home folder, no checkout around the package, no course file, answers, gradebook or other
+  submission, no ``/etc`` beyond the dynamic linker's cache and the fonts;
+* writable: a fresh ``/tmp`` and ``/scratch`` (the working folder), memory-backed and capped;
+* its own network (loopback only: nothing reachable), PID, IPC and UTS namespaces, a new session
+  (no keystrokes pushed into the grader's terminal), and ``--die-with-parent``: when the grader kills
+  the sandbox, the PID namespace goes with it, so nothing a student starts outlives the run;
+* an environment that is an allow-list (``--clearenv``): no variable of the instructor's shell gets in;
+* limits set inside before any student code (:mod:`dpteach.course.inside`): memory, CPU seconds,
+  processes, file size; wall time and the size of what it reports are watched from here.
 
-The child of :class:`SandboxedFunction` (``python -I``: no ``PYTHON*`` variables, no user site, no
-current folder on ``sys.path``; started in an empty folder of its own) reads its job from stdin
-(pickled by the grader, which is trusted), sets ``RLIMIT_AS`` (memory), ``RLIMIT_CPU``,
-``RLIMIT_FSIZE`` and a wall-clock alarm, turns every forbidden dpteach function into one that raises
-(the function object itself, so every alias of it raises too, and the attribute of every dpteach
-module that holds it), executes the cell's source in a fresh namespace holding ``np``, ``math`` and
-``dp`` (the names the chapters import), then runs ``runner(function, *case.args, **case.kwargs)``
-(or the plain call) per case. Outcomes go back as JSON lines, arrays as base64 ``.npy`` read with
-``allow_pickle=False``: the grader never unpickles what a child sends. The child's own stdout and
-stderr go to /dev/null, so printing cannot flood the grader. When the grader runs as root, the
-child (and the kernel) run under a fresh unprivileged uid: student code can then neither write into
-the installed package nor signal another student's processes.
+Run as root, the sandbox becomes a fresh uid (no user namespace, so the kernel counts and limits its
+processes as a stranger's); run as an ordinary user, it lives in a user namespace of its own.
 
-Every way a child can end badly is an outcome, never an exception in the grader: a hang is killed at
-the limit (``("timeout", "")``), running out of memory is ``("memory", "")``, a crash, an early exit or
-unreadable output is ``("error", "...")``.
-
-Limits of this design (no container): a student's code runs as an ordinary process, so without
-root it runs as the grader's user and could write wherever that user can. Grade as root (then each
-child gets its own uid), or as a dedicated user whose only writable folder is the output folder.
+Where bubblewrap is missing or cannot start, :func:`require` raises :class:`SandboxUnavailable` with
+what to install: grading then stops, unless the instructor asks for ``isolation="none"`` (the
+command's ``--unsafe``, for files they trust), which runs the same job as a plain child process.
+Each :class:`Result` says which isolation it ran under.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 import json
-import math
 import os
 import pickle
 import random
-import resource
+import selectors
+import shutil
 import signal
 import subprocess
 import sys
-import tempfile
+import sysconfig
 import time
-import types
-from collections.abc import Sequence
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-#: The folder that holds the ``dpteach`` package the grader imported: children import the same one.
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
-#: Seconds a child may take to start (import numpy and dpteach) before its cases' time begins.
-STARTUP_SECONDS = 30.0
-#: Largest output a child may send back (bytes); more is an error, not a bigger buffer.
-MAX_OUTPUT = 32 * 1024 * 1024
-READY = "ready"
-
-
-class ForbiddenCall(BaseException):
-    """Raised in the child when the student's code calls a dpteach function it is asked to write.
-
-    A BaseException, so that a student's ``except Exception`` does not swallow it; each call is also
-    recorded, so that catching it anyway does not hide it.
-    """
-
-    called: list[str] = []
-
-    def __init__(self, name: str):
-        super().__init__(name)
-        ForbiddenCall.called.append(name)
+#: The folder holding the ``dpteach`` package the grader imported: the sandbox imports the same one.
+PACKAGE = Path(__file__).resolve().parents[1]
+ISOLATIONS = ("bubblewrap", "none")
+#: What a student's processes see of the environment (every other variable is left out).
+ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/scratch", "LANG": "C.UTF-8", "USER": "student",
+               "TMPDIR": "/tmp", "MPLBACKEND": "agg", "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython",
+               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+INSTALL = ("bubblewrap (bwrap) is needed to grade students' code safely and was not found or cannot start "
+           "here{detail}. Install it: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo dnf install "
+           "bubblewrap` (Fedora). On macOS or Windows, grade inside a Linux container or WSL. Only for files "
+           "you trust, `--unsafe` grades without a sandbox.")
 
 
-class _Timeout(BaseException):
-    """The wall-clock alarm of one case."""
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or cannot start here; the message says what to install."""
 
 
-def _validate(time_limit: float, memory_mb: int) -> None:
-    if not (isinstance(time_limit, (int, float)) and math.isfinite(time_limit) and time_limit > 0):
-        raise ValueError(f"time_limit must be a number of seconds > 0 (got {time_limit!r})")
-    if not (isinstance(memory_mb, int) and not isinstance(memory_mb, bool) and memory_mb >= 256):
-        raise ValueError(f"memory_mb must be an integer ≥ 256 (got {memory_mb!r}); numpy alone needs about 100 MB")
+@dataclass(frozen=True)
+class Limits:
+    """What one sandbox may use: wall and CPU seconds, memory (MB), processes, any file (MB), its report (MB)."""
+
+    wall_seconds: float = 120.0
+    cpu_seconds: float = 120.0
+    memory_mb: int = 2048
+    processes: int = 64
+    file_mb: int = 64
+    output_mb: int = 1
+
+    def __post_init__(self):
+        for name, low in (("wall_seconds", 0.1), ("cpu_seconds", 1), ("memory_mb", 256), ("processes", 8),
+                          ("file_mb", 1), ("output_mb", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= low:
+                raise ValueError(f"{name} must be a number ≥ {low} (got {value!r})")
 
 
-def fresh_uid() -> int | None:
-    """A uid for one student's processes (none is in use) when the grader runs as root, else None.
+@dataclass
+class Result:
+    """How a sandbox ended: ``end`` is ``exited``, ``timeout``, ``output`` (reported more than allowed) or
+    ``signal N``; ``items`` what it reported (JSON lines, garbage left out), ``isolation`` where it ran."""
 
-    Also None when another user could not read this Python (its standard library, its packages, or
-    dpteach): e.g. a Python installed under /root. Then student code runs as the grader's user.
-    """
-    if os.geteuid() != 0 or not _others_can_read():
-        return None
+    end: str
+    items: list = field(default_factory=list)
+    returncode: int | None = None
+    seconds: float = 0.0
+    isolation: str = "bubblewrap"
+    garbled: bool = False
+    signal: int | None = None
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap")
+
+
+_CHECKED: dict[str, str | None] = {}
+
+
+def require() -> None:
+    """Raise :class:`SandboxUnavailable` unless bubblewrap is installed and starts a sandbox here."""
+    if "bubblewrap" not in _CHECKED:
+        _CHECKED["bubblewrap"] = _problem()
+    if _CHECKED["bubblewrap"] is not None:
+        raise SandboxUnavailable(INSTALL.format(detail=_CHECKED["bubblewrap"]))
+
+
+def _problem() -> str | None:
+    if _bwrap() is None:
+        return ""
+    try:
+        done = subprocess.run(command(["/usr/bin/true"], uid=fresh_uid() if os.geteuid() == 0 else None), capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f" ({error})"
+    return None if done.returncode == 0 else f" (it said: {done.stderr.strip()[:200]})"
+
+
+def _python_folders() -> list[Path]:
+    """The folders a Python run needs: the venv, the base installation, dpteach (if not inside them)."""
+    folders = []
+    for path in (sys.prefix, sys.base_prefix, sys.exec_prefix, sysconfig.get_paths()["stdlib"],
+                 sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                 Path(os.path.realpath(sys.executable)).parent.parent, PACKAGE):
+        path = Path(os.path.realpath(path))
+        if path.parts[:2] != ("/", "usr") and not any(path == f or f in path.parents for f in folders):
+            folders = [f for f in folders if path not in f.parents] + [path]
+    return folders
+
+
+def command(inside: list[str], uid: int | None) -> list[str]:
+    """The bwrap command line that runs ``inside`` (an argv) in a sandbox (see the module docstring)."""
+    if os.geteuid() == 0:
+        spaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+                  "--cap-add", "CAP_SETUID,CAP_SETGID"] if uid is not None else ["--unshare-all"]
+    else:
+        spaces = ["--unshare-all"]
+    argv = [_bwrap() or "bwrap", *spaces, "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            argv += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            argv += ["--ro-bind", str(host), str(host)]
+    for name in ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime"):
+        if os.path.exists(name):
+            argv += ["--ro-bind", name, name]
+    made = {Path("/usr"), Path("/etc")}
+    for folder in _python_folders():
+        for parent in reversed(folder.parents):
+            if parent != Path("/") and parent not in made:
+                argv += ["--perms", "0755", "--dir", str(parent)]   # bwrap would make it 0700
+                made.add(parent)
+        argv += ["--ro-bind", str(folder), str(folder)]
+        made.add(folder)
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/tmp",
+             "--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/scratch",
+             "--chdir", "/scratch", "--clearenv"]
+    for key, value in ENVIRONMENT.items():
+        argv += ["--setenv", key, value]
+    return argv + ["--", *inside]
+
+
+def fresh_uid() -> int:
+    """A uid no account uses, for one sandbox started by root."""
     return 200_000 + random.SystemRandom().randrange(1_000_000)
 
 
-def _others_can_read() -> bool:
-    import stat
-    import sysconfig
-    paths = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], PACKAGE_PARENT,
-             os.path.realpath(sys.executable)]
-    for path in map(Path, paths):
-        for folder in [path, *path.parents]:
-            try:
-                mode = folder.stat().st_mode
-            except OSError:
-                return False
-            if not mode & (stat.S_IXOTH if folder.is_dir() else stat.S_IROTH):
-                return False
-    return True
+def _inside(limits: Limits, uid: int | None, processes: bool = True) -> list[str]:
+    code = ("import sys; sys.path.insert(0, %r); from dpteach.course.inside import main; main()"
+            % str(PACKAGE.parent))
+    settings = {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds, "processes": limits.processes if processes else None,
+                "file_mb": limits.file_mb, "uid": uid}
+    return [sys.executable, "-I", "-c", code, json.dumps(settings)]
 
 
-def drop_privileges(uid: int | None) -> None:
-    """Become ``uid`` (group likewise, no supplementary groups); nothing when uid is None."""
-    if uid is None:
-        return
-    os.setgroups([])
-    os.setgid(uid)
-    os.setuid(uid)
+def run(job: dict, limits: Limits, isolation: str = "bubblewrap",
+        watch: Callable[[object], float | None] | None = None) -> Result:
+    """Run ``job`` (a dict for :func:`dpteach.course.inside.main`) in a sandbox; never raises for what it does.
 
-
-def set_limits(memory_mb: int, cpu_seconds: float, file_mb: int = 64) -> None:
-    """Address space, CPU time, size of any file written, no core dumps: for this process and its children."""
-    memory = memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    cpu = max(1, math.ceil(cpu_seconds))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-    size = file_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def clean_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for a student's processes: the grader's, without what a test harness injects.
-
-    Dropped: PYTHONWARNINGS (a library's warning must not fail a student's cell), IPYTHONDIR and
-    JUPYTER_* (start-up files and settings), PYTEST_*, COV_* and coverage's hooks, PYTHONSTARTUP,
-    PYTHONINSPECT. BLAS runs one thread: students' kernels run side by side on the grader's cores.
+    ``watch`` sees each item reported and may return a number of seconds: the next item must then come
+    within them (a cell's own limit); the whole run always ends at ``limits.wall_seconds``. Items that
+    are not JSON are dropped (``garbled``). When the run ends (or is killed), nothing of it is left.
     """
-    dropped = ("PYTHONWARNINGS", "IPYTHONDIR", "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "MPLBACKEND")
-    env = {key: value for key, value in os.environ.items()
-           if key not in dropped and not key.startswith(("JUPYTER", "PYTEST", "COV_", "COVERAGE"))}
-    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1",
-               PYTHONHASHSEED="0")
-    env.update(extra or {})
-    return env
+    if isolation not in ISOLATIONS:
+        raise ValueError(f"isolation must be one of {ISOLATIONS} (got {isolation!r})")
+    if isolation == "bubblewrap":
+        require()
+        uid = fresh_uid() if os.geteuid() == 0 else None
+        argv = command(_inside(limits, uid), uid)
+        cwd, env = "/", {"PATH": "/usr/bin:/bin"}
+    else:
+        argv, cwd = _inside(limits, None, processes=False), None
+        env = dict(ENVIRONMENT, HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib-dpteach", IPYTHONDIR="/tmp/ipython-dpteach")
+    started = time.monotonic()
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               cwd=cwd, env=env, start_new_session=True)
+    result = Result(end="exited", isolation=isolation)
+    try:
+        _feed(process, pickle.dumps(job))
+        result.end = _collect(process, limits, watch, result, started)
+    finally:
+        _kill(process)
+    code = result.returncode = process.returncode
+    # a signal ends a plain child with -N; bubblewrap reports its child's signal N as exit status 128 + N
+    number = -code if code is not None and code < 0 else code - 128 if isolation == "bubblewrap" and code and code > 128 \
+        else None
+    if result.end == "exited" and number:
+        result.end, result.signal = f"signal {number}", number
+    result.seconds = time.monotonic() - started
+    return result
 
 
-# -- outcomes: plain data, encoded without pickle --------------------------------------------
-
-def encode(value: Any, depth: int = 0) -> Any:
-    """Plain data as JSON-able objects (arrays as base64 .npy); TypeError for anything else."""
-    import numbers
-
-    import numpy as np
-    if depth > 20:
-        raise TypeError("data nested too deeply")
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, (np.integer, np.floating)):
-        return encode(value.item(), depth)     # as the checkers' own plain data: numpy scalars become numbers
-    if isinstance(value, numbers.Integral):
-        return {"int": str(int(value))}
-    if isinstance(value, numbers.Real):
-        number = float(value)
-        return number if math.isfinite(number) else {"float": repr(number)}
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind not in "biuf":
-            raise TypeError(f"an array of dtype {value.dtype} (only numbers or booleans can be graded)")
-        buffer = io.BytesIO()
-        np.save(buffer, np.ascontiguousarray(value), allow_pickle=False)
-        return {"ndarray": base64.b64encode(buffer.getvalue()).decode("ascii")}
-    if isinstance(value, list):
-        return [encode(item, depth + 1) for item in value]
-    if isinstance(value, tuple):
-        return {"tuple": [encode(item, depth + 1) for item in value]}
-    if isinstance(value, dict):
-        return {"dict": [[str(key), encode(item, depth + 1)] for key, item in value.items()]}
-    raise TypeError(f"a value of type {type(value).__name__}")
+def _feed(process: subprocess.Popen, data: bytes) -> None:
+    try:
+        process.stdin.write(data)
+        process.stdin.close()
+    except (BrokenPipeError, OSError):   # it ended before reading its job: its result says how
+        pass
 
 
-def decode(data: Any, depth: int = 0) -> Any:
-    """The inverse of :func:`encode`, for data that may be garbage: ValueError when it is not valid."""
-    import numpy as np
-    if depth > 21:
-        raise ValueError("data nested too deeply")
-    if data is None or isinstance(data, (bool, str, float, int)):
-        return data
-    if isinstance(data, list):
-        return [decode(item, depth + 1) for item in data]
-    if isinstance(data, dict) and len(data) == 1:
-        (kind, payload), = data.items()
-        if kind == "int" and isinstance(payload, str):
-            return int(payload)
-        if kind == "float" and payload in ("nan", "inf", "-inf"):
-            return float(payload)
-        if kind == "tuple" and isinstance(payload, list):
-            return tuple(decode(item, depth + 1) for item in payload)
-        if kind == "dict" and isinstance(payload, list) and all(isinstance(p, list) and len(p) == 2 for p in payload):
-            pairs = [(decode(key, depth + 1), decode(item, depth + 1)) for key, item in payload]
-            try:
-                return dict(pairs)
-            except TypeError as error:
-                raise ValueError(f"unusable dict key: {error}") from None
-        if kind == "ndarray" and isinstance(payload, str):
-            try:
-                array = np.load(io.BytesIO(base64.b64decode(payload, validate=True)), allow_pickle=False)
-            except Exception as error:   # whatever np.load makes of garbage, it is garbage
-                raise ValueError(f"not an .npy array: {error}") from None
-            if not isinstance(array, np.ndarray) or array.dtype.kind not in "biuf":
-                raise ValueError("not an array of numbers or booleans")
-            return array
-    raise ValueError(f"not plain data: {str(data)[:60]!r}")
-
-
-# -- the grader's side ----------------------------------------------------------------------
-
-class SandboxedFunction:
-    """A student's function, run in a child process on a checker's cases (see the module docstring).
-
-    ``source`` is the student's cell (without the checker call), ``name`` the function it defines.
-    ``time_limit`` is the wall time in seconds for all the cases of one :meth:`run_cases` together
-    (the child's start-up is not counted), ``memory_mb`` the child's address space. ``forbidden``
-    names the dpteach functions that raise in the child when no checker passes its own list (a
-    direct call, as older checkers make). :attr:`forbidden_seen` holds the list a checker passed.
-    """
-
-    def __init__(self, source: str, name: str, time_limit: float = 20.0, memory_mb: int = 1024,
-                 forbidden: Sequence[str] = ()):
-        _validate(time_limit, memory_mb)
-        if not name.isidentifier():
-            raise ValueError(f"name must be a Python identifier (got {name!r})")
-        self.source, self.name = source, name
-        self.time_limit, self.memory_mb = float(time_limit), memory_mb
-        self.forbidden = tuple(forbidden)
-        self.forbidden_seen: tuple[str, ...] | None = None
-        self.__name__ = name
-
-    def __repr__(self) -> str:
-        return f"<function {self.name} (run in a sandbox)>"
-
-    def __call__(self, *args, **kwargs):
-        """One call in a child of its own, for checkers that call the function directly."""
-        from types import SimpleNamespace
-        case = SimpleNamespace(label="a call", args=args, kwargs=kwargs, expected=None)
-        (status, value), = self.run_cases([case], None, self.forbidden)[:1]
-        if status == "ok":
-            return value
-        if status == "forbidden":
-            raise RuntimeError(f"calls dp.{value}, which this exercise asks you to write yourself")
-        if status == "timeout":
-            raise TimeoutError(f"took longer than the time limit ({self.time_limit:g} s)")
-        if status == "memory":
-            raise MemoryError(f"used more than the memory limit ({self.memory_mb} MB)")
-        raise RuntimeError(value)
-
-    def run_cases(self, cases, runner, forbidden) -> list[tuple[str, Any]]:
-        """Run every case in ONE child; a list of (status, value), one per case, stopping at the first failure."""
-        self.forbidden_seen = tuple(forbidden)
-        uid = fresh_uid()
-        job = pickle.dumps({
-            "source": self.source, "name": self.name, "runner": runner, "forbidden": tuple(forbidden),
-            "cases": [(tuple(case.args), dict(case.kwargs or {})) for case in cases],
-            "time_limit": self.time_limit, "memory_mb": self.memory_mb, "uid": uid})
-        with tempfile.TemporaryDirectory(prefix="dpteach-sandbox-") as folder:
-            work = Path(folder) / "cwd"
-            work.mkdir()
-            out_path = Path(folder) / "out"
-            if uid is not None:
-                os.chown(work, uid, uid)
-            with open(out_path, "wb") as out:
-                # The child writes nothing else to this file; student code cannot reach the
-                # grader's memory through it (read back at most MAX_OUTPUT bytes, as JSON).
-                code = ("import sys; sys.path.insert(0, %r); from dpteach.course.sandbox import _child; _child()"
-                        % PACKAGE_PARENT)
-                process = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE, stdout=out,
-                                           stderr=subprocess.DEVNULL, cwd=work, env=clean_environment({"HOME": str(work)}),
-                                           start_new_session=True)
-                killed = self._feed_and_wait(process, job, out_path, len(cases))
-            return self._outcomes(out_path, process.returncode, killed, len(cases))
-
-    def _feed_and_wait(self, process: subprocess.Popen, job: bytes, out_path: Path, n_cases: int) -> bool:
-        """Send the job; wait for the child within its limits; True if it had to be killed."""
-        try:
-            process.stdin.write(job)
-            process.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        started = time.monotonic()
-        deadline = started + STARTUP_SECONDS + self.time_limit
-        ready_at = None
-        while process.poll() is None:
+def _collect(process, limits: Limits, watch, result: Result, started: float) -> str:
+    """Read the reports line by line until the process ends or a limit is reached; how it ended."""
+    budget = limits.output_mb * 2**20
+    end_all = started + limits.wall_seconds
+    end_next = end_all
+    buffer, size = b"", 0
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    os.set_blocking(process.stdout.fileno(), False)
+    try:
+        while True:
             now = time.monotonic()
-            if ready_at is None and _first_line(out_path) == READY:
-                ready_at = now
-                deadline = ready_at + self.time_limit + 1.0
-            if now > deadline or out_path.stat().st_size > MAX_OUTPUT:
-                _kill(process)
-                return True
-            time.sleep(0.01)
-        return False
-
-    def _outcomes(self, out_path: Path, returncode: int | None, killed: bool, n_cases: int) -> list[tuple[str, Any]]:
-        with open(out_path, "rb") as handle:
-            raw = handle.read(MAX_OUTPUT + 1)
-        if len(raw) > MAX_OUTPUT:
-            return [("error", "the function's output is larger than the grader accepts")]
-        lines = raw.decode("utf-8", errors="replace").splitlines()
-        outcomes: list[tuple[str, Any]] = []
-        if lines and lines[0] == READY:
-            lines = lines[1:]
-        for line in lines:
-            try:
-                status, value = json.loads(line)
-                if status == "ok":
-                    value = decode(value)
-                elif status not in ("error", "forbidden", "timeout", "memory") or not isinstance(value, str):
-                    raise ValueError(status)
-            except Exception:   # garbage from the child, in any form
-                return outcomes + [("error", "the sandbox sent back output the grader cannot read")]
-            outcomes.append((status, value))
-            if status != "ok" or len(outcomes) == n_cases:
-                return outcomes
-        if killed:
-            return outcomes + [("timeout", "")]
-        if returncode is not None and returncode < 0:
-            signal_number = -returncode
-            if signal_number == signal.SIGXCPU:
-                return outcomes + [("timeout", "")]
-            if signal_number in (signal.SIGSEGV, signal.SIGKILL, signal.SIGABRT, signal.SIGBUS):
-                return outcomes + [("memory", "")]
-            return outcomes + [("error", f"the function's process was killed by signal {signal_number}")]
-        return outcomes + [("error", "the function's process ended before it returned (exit or crash)")]
-
-
-def _first_line(path: Path) -> str | None:
-    with open(path, "rb") as handle:
-        head = handle.read(len(READY) + 1)
-    return READY if head == (READY + "\n").encode() else None
+            if now >= min(end_all, end_next):
+                return "timeout"
+            if not selector.select(timeout=min(end_all, end_next) - now):
+                continue
+            chunk = process.stdout.read(65536)
+            if not chunk:
+                try:
+                    process.wait(timeout=max(0.0, end_all - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    return "timeout"
+                return "exited"
+            size += len(chunk)
+            if size > budget:
+                return "output"
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    result.garbled = True
+                    continue
+                result.items.append(item)
+                seconds = watch(item) if watch else None
+                if seconds is not None:
+                    end_next = time.monotonic() + seconds
+    finally:
+        selector.close()
 
 
 def _kill(process: subprocess.Popen) -> None:
-    """Kill the child and anything it started in its session; reap it."""
+    """Kill the sandbox (its PID namespace dies with it) and anything left in its session; reap it."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
+        pass
+    try:
         process.kill()
+    except ProcessLookupError:
+        pass
     process.wait()
-
-
-# -- the child's side -----------------------------------------------------------------------
-
-def _child() -> None:
-    """Run one job from stdin (see the module docstring); never returns."""
-    data = sys.stdin.buffer.read()
-    private = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    try:
-        job = pickle.loads(data)   # from the grader, which is trusted
-    except Exception as error:   # e.g. a runner the child cannot import: the grader's fault, said plainly
-        private.write(READY + "\n" + json.dumps(["error", f"the sandbox could not load its job ({error})"]) + "\n")
-        private.flush()
-        os._exit(0)
-    limit = job["time_limit"]
-    set_limits(job["memory_mb"], STARTUP_SECONDS + limit)
-    drop_privileges(job["uid"])
-
-    def send(status: str, value: Any) -> None:
-        try:
-            line = json.dumps([status, encode(value) if status == "ok" else value], allow_nan=False)
-        except (TypeError, ValueError, RecursionError) as error:
-            line = json.dumps(["error", f"TypeError: the function returned {error}, which the grader cannot read; "
-                                        "return numbers, arrays, lists or dicts"])
-        private.write(line + "\n")
-        private.flush()
-
-    import builtins
-
-    import numpy as np
-
-    import dpteach
-    private.write(READY + "\n")
-    private.flush()
-    _forbid(dpteach, job["forbidden"])
-
-    def alarm(signum, frame):
-        raise _Timeout()
-
-    signal.signal(signal.SIGALRM, alarm)
-    deadline = time.monotonic() + limit
-    namespace = {"__name__": "__student__", "__builtins__": builtins, "np": np, "math": math, "dp": dpteach}
-    try:
-        signal.setitimer(signal.ITIMER_REAL, limit)
-        exec(compile(job["source"], "<your answer cell>", "exec"), namespace)
-        function = namespace.get(job["name"])
-        if not callable(function):
-            send("error", f"NameError: the cell defines no function {job['name']}")
-            os._exit(0)
-        runner = job["runner"]
-        for args, kwargs in job["cases"]:
-            ForbiddenCall.called.clear()
-            signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
-            got = runner(function, *args, **kwargs) if runner is not None else function(*args, **kwargs)
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            if ForbiddenCall.called:
-                send("forbidden", ForbiddenCall.called[0])
-                os._exit(0)
-            send("ok", got)
-    except ForbiddenCall as called:
-        send("forbidden", str(called))
-    except _Timeout:
-        send("timeout", "")
-    except MemoryError:
-        send("memory", "")
-    except RecursionError as error:
-        send("error", f"RecursionError: {error}")
-    except BaseException as error:   # the student's code: any error is an outcome
-        if ForbiddenCall.called:
-            send("forbidden", ForbiddenCall.called[0])
-        else:
-            send("error", f"{type(error).__name__}: {error}")
-    os._exit(0)
-
-
-def _forbid(dpteach, forbidden: Sequence[str]) -> None:
-    """Make every forbidden dpteach function raise, under every name it is reachable by."""
-    import types
-    originals = {name: getattr(dpteach, name) for name in forbidden if hasattr(dpteach, name)}
-    for name, original in originals.items():
-        namespace = {"_ForbiddenCall": ForbiddenCall}
-        exec(f"def {name}(*args, **kwargs):\n    raise _ForbiddenCall({name!r})", namespace)
-        refusal = namespace[name]
-        if isinstance(original, types.FunctionType) and not original.__code__.co_freevars:
-            original.__globals__.setdefault("_ForbiddenCall", ForbiddenCall)
-            original.__code__ = refusal.__code__          # every alias of the object now raises
-        for module in [m for key, m in list(sys.modules.items()) if key == "dpteach" or key.startswith("dpteach.")]:
-            for attribute, value in list(vars(module).items()):
-                if value is original:
-                    setattr(module, attribute, refusal)
-
-
-# -- the kernel that executes a submission ----------------------------------------------------
-
-class _Nothing:
-    """What a figure or slider is in a grading kernel: anything done with it gives it back, and it shows nothing."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return self
-
-    def __call__(self, *args, **kwargs):
-        return self
-
-    def __getitem__(self, key):
-        return self
-
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "(figure not drawn while grading)"
-
-
-class _StandIn(types.ModuleType):
-    """``dpteach.widgets`` / ``dpteach.plots`` in a grading kernel: every public name is :class:`_Nothing`."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return _Nothing()
-
-
-def stand_in_figures() -> None:
-    """Replace dpteach's figure and slider layers by stand-ins (no exercise answer comes from a figure)."""
-    import dpteach
-    for name in ("widgets", "plots"):
-        module = _StandIn(f"dpteach.{name}", "stands in for the figures while grading")
-        sys.modules[module.__name__] = module
-        setattr(dpteach, name, module)
-
-
-def kernel_main(argv: Sequence[str] | None = None) -> None:
-    """``python -m dpteach.course.sandbox kernel --memory-mb M --cpu-seconds S [--uid U] [--no-figures] -f CONNECTION``:
-    set the limits, drop to ``uid`` (the connection file is copied where that user can read it),
-    put stand-ins for dpteach's figures and sliders with ``--no-figures``, then start ipykernel."""
-    import argparse
-    import shutil
-    parser = argparse.ArgumentParser(prog="python -m dpteach.course.sandbox kernel")
-    parser.add_argument("--memory-mb", type=int, required=True)
-    parser.add_argument("--cpu-seconds", type=float, required=True)
-    parser.add_argument("--uid", type=int, default=None)
-    parser.add_argument("--no-figures", action="store_true")
-    parser.add_argument("-f", dest="connection_file", required=True)
-    args, rest = parser.parse_known_args(argv)
-    connection = args.connection_file
-    if args.uid is not None:
-        copy = Path.cwd().parent / "connection.json"
-        shutil.copyfile(connection, copy)
-        os.chown(copy, args.uid, args.uid)
-        os.chmod(copy, 0o600)
-        connection = str(copy)
-    set_limits(args.memory_mb, args.cpu_seconds)
-    drop_privileges(args.uid)
-    if args.no_figures:
-        stand_in_figures()
-    from ipykernel.kernelapp import IPKernelApp
-    IPKernelApp.launch_instance(argv=["-f", connection, *rest])
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["kernel"]:
-        kernel_main(sys.argv[2:])
-    else:
-        _child()
+    process.stdout.close()
