@@ -28,7 +28,7 @@ from dpteach.publish.labserver import KERNEL_READY, run_all, running_lab
 from dpteach.publish.paths import Project
 
 PRESENT = ROOT / ".venv-present"
-TEMPLATES = ROOT / "dpteach" / "build" / "templates" / "present"
+TEMPLATES = ROOT / "dpteach" / "publish" / "templates" / "present"
 CHAPTERS = {"03_laplace_mechanism": "dp.widgets.privacy_loss()", "05_accuracy_census_names": "dp.widgets.accuracy_bound()"}
 
 pytestmark = [needs_chromium, pytest.mark.skipif(not (PRESENT / "bin" / "jupyter").exists(),
