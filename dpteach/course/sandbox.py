@@ -147,7 +147,11 @@ def command(inside: list[str], uid: int | None) -> list[str]:
     for name in ("/etc/ld.so.cache", "/etc/fonts", "/etc/localtime"):
         if os.path.exists(name):
             argv += ["--ro-bind", name, name]
-    made = {Path("/usr"), Path("/etc")}
+    # the fresh folders first: a Python installed under /tmp is then bound on top of the new /tmp
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/tmp",
+             "--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/scratch"]
+    made = {Path("/usr"), Path("/etc"), Path("/tmp"), Path("/scratch")}
     for folder in _python_folders():
         for parent in reversed(folder.parents):
             if parent != Path("/") and parent not in made:
@@ -155,10 +159,7 @@ def command(inside: list[str], uid: int | None) -> list[str]:
                 made.add(parent)
         argv += ["--ro-bind", str(folder), str(folder)]
         made.add(folder)
-    argv += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/tmp",
-             "--perms", "1777", "--size", str(256 * 2**20), "--tmpfs", "/scratch",
-             "--chdir", "/scratch", "--clearenv"]
+    argv += ["--chdir", "/scratch", "--clearenv"]
     for key, value in ENVIRONMENT.items():
         argv += ["--setenv", key, value]
     return argv + ["--", *inside]
