@@ -397,7 +397,6 @@ def fingerprint(root: str | Path | None = None) -> str:
 
 def _warm() -> None:
     """A worker imports what grading needs, once, before any student code runs anywhere."""
-    import nbclient  # noqa: F401
     import nbformat  # noqa: F401
 
     import dpteach.exercises  # noqa: F401

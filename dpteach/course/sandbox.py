@@ -111,7 +111,7 @@ def _problem() -> str | None:
     if _bwrap() is None:
         return ""
     try:
-        done = subprocess.run(command(["/usr/bin/true"], uid=fresh_uid() if os.geteuid() == 0 else None), capture_output=True, text=True, timeout=30,
+        done = subprocess.run(command(["/usr/bin/true"], _uid()), capture_output=True, text=True, timeout=30,
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as error:
         return f" ({error})"
@@ -170,6 +170,11 @@ def fresh_uid() -> int:
     return 200_000 + random.SystemRandom().randrange(1_000_000)
 
 
+def _uid() -> int | None:
+    """The uid a sandbox becomes: a fresh one when the grader is root, else its own (None)."""
+    return fresh_uid() if os.geteuid() == 0 else None
+
+
 def _inside(limits: Limits, uid: int | None, processes: bool = True) -> list[str]:
     code = ("import sys; sys.path.insert(0, %r); from dpteach.course.inside import main; main()"
             % str(PACKAGE.parent))
@@ -190,7 +195,7 @@ def run(job: dict, limits: Limits, isolation: str = "bubblewrap",
         raise ValueError(f"isolation must be one of {ISOLATIONS} (got {isolation!r})")
     if isolation == "bubblewrap":
         require()
-        uid = fresh_uid() if os.geteuid() == 0 else None
+        uid = _uid()
         argv = command(_inside(limits, uid), uid)
         cwd, env = "/", {"PATH": "/usr/bin:/bin"}
     else:
