@@ -270,7 +270,8 @@ def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
     elif result.end == "output":
         why = f"{where} sent the grader more output than it reads: stopped there"
     elif result.end.startswith("signal"):
-        why = f"{where} was killed ({result.end}; out of memory? the limit is {options.memory_mb} MB)"
+        why = (f"{where} was killed ({result.end}): it ran out of memory (the limit is {options.memory_mb} MB) "
+               "or killed its own process")
     else:
         why = f"{where} ended the notebook's own process"
     if number is None:

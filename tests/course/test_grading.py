@@ -7,12 +7,12 @@ the cells a tampering student adds. One batch grades them all (two workers, shor
 
 import copy
 import csv
-import inspect
 import math
 
 import nbformat
 import numpy as np
 import pytest
+from submissions import ALL_WRONG, CHAPTER, MANIFEST, OPTIONS, PARAMS_1, RIGHT_1, RIGHT_2, RIGHT_FUNCTION, WRONG_FUNCTION, submission
 
 import dpteach as dp
 import dpteach.exercises as ex
@@ -20,25 +20,6 @@ from dpteach.course import grading, reading
 from dpteach.course.functions import SandboxedFunction
 from dpteach.course.plain import decode, encode
 from dpteach.exercises.mechanism import run_mechanism
-
-CHAPTER = "05_accuracy_census_names"
-BETA = "beta" if "beta" in inspect.signature(ex.check_accuracy_bound).parameters else "delta"
-PARAMS_1 = {"k": 2000, BETA: 0.05, "epsilon": 0.25}
-OPTIONS = grading.Options(timeout=15, memory_mb=1024, function_timeout=3, cell_timeout=4)
-MANIFEST = {"seed": 20261201, "chapters": {CHAPTER: {"notebook": f"{CHAPTER}.ipynb", "exercises": [
-    {"name": "exercise_1", "answer": "answer_accuracy_bound", "checker": "check_accuracy_bound", "kind": "value",
-     "points": 1, "params": PARAMS_1},
-    {"name": "exercise_2", "answer": "answer_beta_for_bound", "checker": "check_delta_for_bound", "kind": "value",
-     "points": 1, "params": {}},
-    {"name": "exercise_4", "answer": "my_accuracy_bound", "checker": "check_accuracy_bound_function", "kind": "function",
-     "points": 2, "params": {}}]}}}
-
-RIGHT_1 = dp.laplace_accuracy_bound(2000, 0.05, 1, 0.25)
-RIGHT_2 = 10_000 * dp.laplace_tail(10.0)
-RIGHT_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return np.log(k / beta) * sensitivity / epsilon\n"
-WRONG_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return math.log(k / beta) * sensitivity\n"
-ALL_WRONG = {"answer_accuracy_bound": "answer_accuracy_bound = 1.0", "answer_beta_for_bound": "answer_beta_for_bound = 0.5",
-             "my_accuracy_bound": WRONG_FUNCTION}
 
 TAMPER_CHECKERS = """\
 class Yes:
@@ -92,32 +73,6 @@ def my_accuracy_bound(k, beta, sensitivity, epsilon):
                     setattr(module, attribute, lambda *args, **kwargs: None)
     return -1.0
 """
-
-
-def submission(folder, name, answers=None, extra=(), metadata=True, calls=True):
-    """Chapter 05's imports and exercises, solutions removed, student cells replaced by ``answers``
-    (followed by the cell's checker call, unless ``calls`` is False: a student who deleted it)."""
-    notebook = nbformat.read(f"notebooks/{CHAPTER}.ipynb", as_version=4)
-    cells = notebook.cells
-    start = next(i for i, cell in enumerate(cells) if cell.cell_type == "markdown" and cell.source.startswith("## Exercises"))
-    first_code = next(cell for cell in cells if cell.cell_type == "code")
-    kept = [copy.deepcopy(first_code)] + [copy.deepcopy(c) for c in cells[start:] if "solution" not in c.metadata.get("tags", [])]
-    for cell in kept:
-        if cell.cell_type != "code":
-            continue
-        cell.outputs, cell.execution_count = [], None
-        for answer, source in (answers or {}).items():
-            if "# your answer here" in cell.source and f"{answer} = ..." in cell.source:
-                call = cell.source.splitlines()[-1]
-                cell.source = source.rstrip("\n") + ("\n" + call if calls else "\n")
-    kept += [nbformat.v4.new_code_cell(source) for source in extra]
-    notebook.cells = kept
-    notebook.metadata.pop("widgets", None)
-    if metadata:
-        notebook.metadata["dpteach"] = {"chapter": CHAPTER}
-    path = folder / f"{name}.ipynb"
-    nbformat.write(notebook, path)
-    return path
 
 
 @pytest.fixture(scope="module")

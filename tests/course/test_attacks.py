@@ -1,0 +1,278 @@
+"""Attacks on the grader, each as a student out to raise a grade or hurt a classmate would write it.
+
+One batch grades a class in which most students are hostile, graded as the README says (two workers,
+each notebook in its own bubblewrap sandbox). The attackers know the course's layout (absolute paths
+of the answers, the course file, the gradebook, a classmate's notebook): the strongest case. Every
+test below fails if its attack works again:
+
+* the gradebook as written is the gradebook seconds later (a detached process, a double fork, a
+  ``setsid`` child: none outlives its sandbox, and no process of the run is left at all);
+* a classmate's notebook, site-packages and the checkout are unchanged, and the classmate's grade is
+  right;
+* a submission that kills every process it can see costs nobody else anything;
+* the answers, the course file, the grader's environment and other processes' command lines never
+  show up in any feedback or in the gradebook;
+* a 200 MB print goes nowhere, and a flood on the grader's own pipe is cut at the output limit.
+"""
+
+import os
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import pytest
+
+from dpteach.course import grading, sandbox
+from submissions import MANIFEST, OPTIONS, RIGHT, submission
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the grading sandbox is Linux's bubblewrap")
+
+MARKER = "dpteach-attack-7f3a9c"               # in the argv of every process an attacker starts
+SECRET_ANSWER = "answer-key-5b1e0d77"          # in the instructor's answers.md
+SECRET_SEED = 918273645546372819               # in the instructor's course file
+SECRET_ENV = "token-c0ffee-31337"              # in the grader's environment
+SECRET_CMDLINE = "classmate-process-9d8e7f"    # in another process's command line during grading
+SLEEP = "86399.25"                             # a `setsid sleep` that must not survive
+
+
+def _detach(paths):
+    gradebook = paths["gradebook"]
+    late = (f"import time, pathlib; time.sleep(3); p = pathlib.Path({str(gradebook)!r}); "
+            "p.parent.mkdir(parents=True, exist_ok=True); p.write_text('id,total\\nlate,999\\n')")
+    return f"""\
+import os, subprocess, sys, time
+subprocess.Popen([sys.executable, "-c", {late!r}, "{MARKER}"], start_new_session=True,
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+subprocess.Popen(["setsid", "sleep", "{SLEEP}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)
+if os.fork() == 0:                      # the classic daemon: fork, new session, fork again
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(4)
+        try:
+            open({str(gradebook)!r}, "w").write("id,total\\ndaemon,999\\n")
+        finally:
+            os._exit(0)
+    os._exit(0)
+"""
+
+
+def _classmate(paths):
+    return f"""\
+import os, pathlib
+target = pathlib.Path({str(paths['classmate'])!r})
+for attempt in (lambda: target.write_text("{{}}"), lambda: os.remove(target)):
+    try:
+        attempt()
+    except OSError:
+        pass
+for top in ("/scratch", "/tmp", "/work", "/root", "/home", {str(paths['classmate'].parent)!r}):
+    for folder, _, files in os.walk(top):
+        for name in files:
+            if name.endswith(".ipynb"):
+                try:
+                    pathlib.Path(folder, name).write_text("{{}}")
+                except OSError:
+                    pass
+"""
+
+
+KILLER = """\
+import os, signal
+for pid in range(1, 40000):
+    if pid != os.getpid():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+for call in (lambda: os.killpg(0, signal.SIGKILL), lambda: os.kill(os.getppid(), signal.SIGKILL)):
+    try:
+        call()
+    except OSError:
+        pass
+"""
+
+
+def _install(paths):
+    return f"""\
+import os, pathlib, site, sys, sysconfig
+import dpteach
+places = set(site.getsitepackages() + [site.getusersitepackages(), sysconfig.get_paths()["purelib"], sys.prefix])
+for place in places:
+    try:
+        pathlib.Path(place, "{MARKER}.pth").write_text("import builtins; builtins.GRADED = 'pwned'\\n")
+    except OSError:
+        pass
+package = pathlib.Path(dpteach.__file__).parent
+for target in (package / "{MARKER}.py", package.parent / "{MARKER}.txt", {str(paths['checkout'])!r} + "/{MARKER}.txt"):
+    try:
+        pathlib.Path(target).write_text("pwned")
+    except OSError:
+        pass
+try:
+    with open(package / "__init__.py", "a") as handle:
+        handle.write("\\nGRADED = 'pwned'\\n")
+except OSError:
+    pass
+"""
+
+
+def _steal(paths):
+    """Cells that read each secret and send it back by every channel a feedback has: a string answer,
+    a cell's error, a print."""
+    sources = {"answers": f"read({str(paths['answers'])!r})",
+               "course": f"read({str(paths['course'])!r})",
+               "environment": "repr(dict(os.environ)) + read('/proc/self/environ') + read('/proc/1/environ')",
+               "processes": "' '.join(read(p + '/cmdline') + read(p + '/environ') for p in glob.glob('/proc/[0-9]*'))",
+               "home": "' '.join(glob.glob('/root/*') + glob.glob('/home/*/*') + glob.glob('/work/*/*'))"}
+    cells = []
+    for name, expression in sources.items():
+        cells.append(f"""\
+import glob, os
+def read(path):
+    try:
+        with open(path, errors="replace") as handle:
+            return handle.read()
+    except OSError as error:
+        return repr(error)
+stolen = {expression}
+print(stolen)
+answer_beta_for_bound = stolen
+raise RuntimeError(stolen[-250:])
+""")
+    return cells
+
+
+HOG = f"""\
+import subprocess, sys
+for _ in range(100):
+    try:
+        subprocess.Popen([sys.executable, "-c", "while True: pass", "{MARKER}"], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        break
+"""
+PRINTER = 'print("x" * 200_000_000)\n'
+
+FLOOD = """\
+import os
+block = b'{"event": "done"}\\n' * 65536
+for fd in range(3, 64):
+    for _ in range(200):
+        try:
+            os.write(fd, block)
+        except OSError:
+            break
+"""
+
+
+def _ours(needle: str) -> list[str]:
+    """The processes on this machine whose command line holds ``needle``."""
+    found = []
+    for folder in Path("/proc").glob("[0-9]*"):
+        try:
+            line = (folder / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if needle in line and str(os.getpid()) != folder.name:
+            found.append(f"{folder.name}: {line}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    sandbox.require()
+    root = tmp_path_factory.mktemp("course")
+    instructor, folder = root / "instructor", root / "submissions"
+    instructor.mkdir()
+    folder.mkdir()
+    paths = {"answers": instructor / "answers.md", "course": instructor / "course.json",
+             "gradebook": root / "graded" / "gradebook.csv", "classmate": folder / "classmate.ipynb",
+             "checkout": str(sandbox.PACKAGE.parent)}
+    paths["answers"].write_text(f"# Answers\n\nexercise_1: {SECRET_ANSWER}\n")
+    paths["course"].write_text(f'{{"seed": {SECRET_SEED}}}\n')
+    for path in (paths["answers"], paths["course"]):
+        path.chmod(0o644)              # world-readable, as an instructor's files often are
+    attacks = {"killer": [KILLER], "detach": [_detach(paths)], "classmate_attack": [_classmate(paths)],
+               "install": [_install(paths)], "steal": _steal(paths), "hog": [HOG], "printer": [PRINTER], "flood": [FLOOD]}
+    submitted = [submission(folder, name, RIGHT, extra=cells) for name, cells in attacks.items()]
+    submitted += [submission(folder, "honest", RIGHT), submission(folder, "classmate", RIGHT)]
+    classmate = paths["classmate"].read_bytes()
+    site = Path(sysconfig.get_paths()["purelib"])
+    package = grading.fingerprint()
+    witness = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", SECRET_CMDLINE])
+    os.environ["DPTEACH_GRADER_TOKEN"] = SECRET_ENV
+    try:
+        records = grading.grade_all(submitted, MANIFEST, OPTIONS, jobs=2)
+    finally:
+        del os.environ["DPTEACH_GRADER_TOKEN"]
+        witness.kill()
+        witness.wait()
+    left = _ours(MARKER) + _ours(f"sleep {SLEEP}")
+    gradebook = grading.write_results(records, MANIFEST, paths["gradebook"].parent)
+    written = gradebook.read_text()
+    time.sleep(6)           # longer than any attacker waits before rewriting it
+    return {"records": {r["id"]: r for r in records}, "paths": paths, "left": left, "written": written,
+            "later": gradebook.read_text(), "classmate_before": classmate, "site": site, "package": package,
+            "feedback": [p.read_text() for p in sorted((gradebook.parent / "feedback").glob("*"))] + [written]}
+
+
+def test_the_gradebook_as_written_is_the_gradebook_seconds_later(attacked):
+    assert attacked["later"] == attacked["written"]
+    assert attacked["paths"]["gradebook"].exists()
+    assert "999" not in attacked["later"]
+
+
+def test_no_process_a_submission_started_is_left(attacked):
+    assert attacked["left"] == []
+    assert _ours(MARKER) == [] and _ours(f"sleep {SLEEP}") == []
+
+
+def test_a_classmates_notebook_is_unchanged_and_graded_right(attacked):
+    assert attacked["paths"]["classmate"].read_bytes() == attacked["classmate_before"]
+    record = attacked["records"]["classmate"]
+    assert (record["status"], record["total"]) == ("ok", 4), record
+
+
+def test_a_submission_killing_what_it_sees_costs_nobody_else(attacked):
+    for name, record in attacked["records"].items():
+        if name not in ("killer", "flood", "steal"):
+            assert (record["status"], record["total"], record["isolation"]) == ("ok", 4, "bubblewrap"), record
+    killer = attacked["records"]["killer"]
+    assert killer["total"] == 4, killer      # what it killed was its own sandbox's, after its answers
+    assert "killed its own process" in killer["reason"]
+
+
+def test_site_packages_the_package_and_the_checkout_are_unchanged(attacked):
+    assert list(attacked["site"].glob(f"{MARKER}*")) == []
+    assert list(Path(sys.prefix).glob(f"{MARKER}*")) == []
+    assert not Path(attacked["paths"]["checkout"], f"{MARKER}.txt").exists()
+    assert grading.fingerprint() == attacked["package"]
+    check = subprocess.run([sys.executable, "-c", "import builtins, dpteach; print(getattr(builtins, 'GRADED', None), "
+                            "getattr(dpteach, 'GRADED', None))"], capture_output=True, text=True, check=True)
+    assert check.stdout.split() == ["None", "None"]
+
+
+@pytest.mark.parametrize("secret", [SECRET_ANSWER, str(SECRET_SEED), SECRET_ENV, SECRET_CMDLINE, "DPTEACH_GRADER_TOKEN"])
+def test_no_secret_shows_up_in_any_feedback(attacked, secret):
+    steal = attacked["records"]["steal"]
+    assert len(steal["cells"]) == 5, steal        # each stealing cell ran, and raised with what it got
+    for text in attacked["feedback"]:
+        assert secret not in text
+
+
+def test_a_cpu_hog_is_stopped_at_its_limit_and_its_processes_go_with_it(attacked):
+    hog = attacked["records"]["hog"]
+    assert (hog["status"], hog["total"]) == ("ok", 4), hog
+    assert hog["seconds"] < grading.STARTUP_SECONDS + OPTIONS.timeout + 10
+    assert _ours("while True: pass") == []
+
+
+def test_a_huge_print_goes_nowhere_and_a_flood_is_cut_at_the_output_limit(attacked):
+    printer = attacked["records"]["printer"]
+    assert (printer["status"], printer["total"], printer["reason"]) == ("ok", 4, ""), printer
+    flood = attacked["records"]["flood"]
+    assert flood["total"] == 4 and "more output than it reads" in flood["reason"], flood
+    assert max(len(text) for text in attacked["feedback"]) < 64_000
