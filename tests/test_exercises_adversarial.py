@@ -317,6 +317,9 @@ REFERENCES = {
 }
 
 
+#: Checkers whose sandboxed (graded) run draws its cases afresh and adds one, by their self-check's number of cases.
+DRAWN_AFRESH = {"check_my_laplace_mechanism": 6}
+
 #: The reference my_l1_sensitivity (ℓ1 norm of the change).
 l1_reference = sensitivity_by_enumeration(lambda change: float(np.abs(change).sum()))
 
@@ -327,7 +330,11 @@ def test_sandboxed_outcomes_are_judged_as_in_process_ones(spec):
     here = spec.checker(reference)
     box = Sandbox(reference)
     there = spec.checker(box)
-    assert here.correct is True and there == here
+    if spec.name in DRAWN_AFRESH:     # graded: fresh cases, and the long run for the tails
+        assert here.correct is True and there.correct is True, there
+        assert there.message == here.message.replace(f"all {DRAWN_AFRESH[spec.name]} ", f"all {DRAWN_AFRESH[spec.name] + 1} ")
+    else:
+        assert here.correct is True and there == here
     (cases, runner, forbidden), = box.calls
     assert runner is None or runner.__module__.startswith("dpteach.exercises")
     assert all(isinstance(name, str) for name in forbidden)

@@ -114,6 +114,25 @@ def calls_the_scale(true_answer, sensitivity, epsilon, rng):
     return t + rng.laplace(0.0, dp.laplace_scale(sensitivity, epsilon), size=t.shape)
 
 
+def clamped(true_answer, sensitivity, epsilon, rng):
+    b = sensitivity / epsilon
+    t = np.asarray(true_answer, dtype=float)
+    return t + np.clip(rng.laplace(0.0, b, size=t.shape), -7 * b, 7 * b)
+
+
+def low_bits(true_answer, sensitivity, epsilon, rng):
+    """Laplace noise, with the true answer written into the last 16 bits of each release."""
+    t = np.asarray(true_answer, dtype=float)
+    released = np.asarray(t + rng.laplace(0.0, sensitivity / epsilon, size=t.shape), dtype=np.float64)
+    mask = np.uint64(0xFFFF)
+    return ((released.view(np.uint64) & ~mask) | (np.round(t).astype(np.int64).astype(np.uint64) & mask)).view(np.float64)
+
+
+def in_single_precision(true_answer, sensitivity, epsilon, rng):
+    t = np.asarray(true_answer, dtype=float)
+    return (t + rng.laplace(0.0, sensitivity / epsilon, size=t.shape)).astype(np.float32).astype(np.float64)
+
+
 def crashes(true_answer, sensitivity, epsilon, rng):
     raise ZeroDivisionError("oops")
 
@@ -123,6 +142,28 @@ def test_reference_solution_passes():
     false-positive rate over seeds (under 3e-8)."""
     verdict = ex.check_my_laplace_mechanism(reference)
     assert verdict.correct is True and "6 hidden cases" in verdict.message
+
+
+def test_releases_rounded_to_single_precision_are_not_taken_for_a_channel():
+    assert ex.check_my_laplace_mechanism(in_single_precision).correct is True
+
+
+def test_graded_cases_are_drawn_afresh_and_a_right_function_passes_them():
+    """A grader's cases (fresh answers, 128-bit seeds, the long run of 2²⁰ noises): 20 draws of the six
+    and 5 long runs with correct noise all pass (each fails with probability under 10⁻⁶, so all 25
+    pass except with probability under 3·10⁻⁵), and two draws share neither answers nor seeds."""
+    import random
+
+    from dpteach.exercises.mechanism import LONG_CALLS, LONG_COUNTS, _diagnose, _mechanism_cases, run_mechanism
+    fresh = random.SystemRandom()
+    first, second = _mechanism_cases(fresh), _mechanism_cases(fresh)
+    assert len(first) == 7 and first[-1].kwargs == {"calls": LONG_CALLS} and first[-1].args[0].shape == (LONG_COUNTS,)
+    assert all(a.args[3] != b.args[3] for a, b in zip(first, second))
+    assert sum(not np.array_equal(a.args[0], b.args[0]) for a, b in zip(first, second)) >= 5
+    for draw in range(20):
+        for case in _mechanism_cases(fresh)[: None if draw < 5 else 6]:
+            got = run_mechanism(reference, *case.args, **(case.kwargs or {}))
+            assert _diagnose(got, case.expected) is None, case.label
 
 
 def test_a_list_returning_solution_passes_too():
@@ -149,6 +190,8 @@ def test_a_list_returning_solution_passes_too():
     (no_noise, "case 1 of 6", "no noise"),
     (first_only, "case 4 of 6", "shape"),
     (crashes, "case 1 of 6", "ZeroDivisionError"),
+    (clamped, "case 1 of 6", "lamped noise"),
+    (low_bits, "case 1 of 6", "last bits"),
 ])
 def test_typical_wrong_functions_fail_naming_the_case_and_the_mistake(function, case, words):
     verdict = ex.check_my_laplace_mechanism(function)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 
@@ -127,12 +128,17 @@ BAND = 6.0
 ALPHA = 1e-8
 #: Fact 3.7's tail point for the tail counts: Pr[|Y| ≥ 4b] = e⁻⁴ for Y ~ Lap(b).
 TAIL = 4.0
+#: The long run of a graded check: LONG_CALLS releases of LONG_COUNTS counts, 2²⁰ noises in all, so
+#: that noise bounded anywhere within about ±10.9·b is caught (see ``_shape_problem``).
+LONG_COUNTS, LONG_CALLS = 2**18, 4
+#: The low-order bits of each release tested for being stuck (bit 0 is the last bit of the float's mantissa).
+LOW_BITS = 20
 
 
-def run_mechanism(function, true_answer, sensitivity, epsilon, seed) -> dict:
-    """Call the student's mechanism DRAWS times with one generator seeded ``seed``; plain data back.
+def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int = DRAWS) -> dict:
+    """Call the student's mechanism ``calls`` times with one generator seeded ``seed``; plain data back.
 
-    Returns ``{"values": array of shape (DRAWS,) + shape of the answer, "reproducible": bool}``:
+    Returns ``{"values": array of shape (calls,) + shape of the answer, "reproducible": bool}``:
     ``reproducible`` says whether a second generator seeded alike gives the first release again.
     ``{"returned_none": True}`` if the function returns None, ``{"mutates_input": True}`` if it changes
     the array it is given. Each call gets its own copy of ``true_answer``. A runner for
@@ -148,7 +154,7 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed) -> dict:
         return {"returned_none": True}
     if isinstance(given, np.ndarray) and not np.array_equal(given, true_answer):
         return {"mutates_input": True}
-    draws = [first] + [function(fresh(), sensitivity, epsilon, rng) for _ in range(DRAWS - 1)]
+    draws = [first] + [function(fresh(), sensitivity, epsilon, rng) for _ in range(calls - 1)]
     if any(d is None for d in draws):
         raise ValueError("the function returned None on some calls: did you forget a `return`?")
     values = np.array([np.asarray(d, dtype=float) for d in draws])
@@ -157,21 +163,42 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed) -> dict:
     return {"values": values, "reproducible": reproducible}
 
 
-def _mechanism_cases() -> list[Case]:
+def _mechanism_cases(fresh: random.Random | None = None) -> list[Case]:
     """Scalar and vector answers (numpy arrays, as the prompt promises), several Δf and ε, chosen so
-    that Δf/ε ≠ ε/Δf, Δf ≠ 1/ε, Δf ≠ k (so Δf/(kε) ≠ 1/ε in the first vector case) …"""
+    that Δf/ε ≠ ε/Δf, Δf ≠ 1/ε, Δf ≠ k (so Δf/(kε) ≠ 1/ε in the first vector case) …
+
+    Without ``fresh`` the answers and seeds are fixed (a notebook's self-check gives the same verdict
+    on every run). With ``fresh`` (a grader's, seeded from the operating system) each answer is moved
+    by a whole number drawn from it, every seed is a fresh 128-bit number (as ``default_rng()`` draws
+    for itself, so a check's generator looks like a user's), and a seventh case, the long run, adds
+    2²⁰ noises for the far tails: a function cannot recognise a check by its inputs or its random state.
+    """
     settings = [
-        ("one count 42, Δf = 1, ε = 1", 42.0, 1.0, 1.0),
-        ("one count 42, Δf = 1, ε = 0.5", 42.0, 1.0, 0.5),
-        ("a sum 250 clipped at Δf = 10, ε = 2", 250.0, 10.0, 2.0),
-        ("a count and a clipped sum [−5, 7.5], Δf = 5, ε = 0.25", np.array([-5.0, 7.5]), 5.0, 0.25),
+        ("one count {}, Δf = 1, ε = 1", 42.0, 1.0, 1.0),
+        ("one count {}, Δf = 1, ε = 0.5", 42.0, 1.0, 0.5),
+        ("a sum {} clipped at Δf = 10, ε = 2", 250.0, 10.0, 2.0),
+        ("a count and a clipped sum {}, Δf = 5, ε = 0.25", np.array([-5.0, 7.5]), 5.0, 0.25),
         ("a 5-cell histogram, Δf = 1, ε = 4", np.array([120.0, 45.0, 3.0, 0.0, 17.0]), 1.0, 4.0),
-        ("three overlapping counts [9, 6, 3], Δf = 3, ε = 1", np.array([9.0, 6.0, 3.0]), 3.0, 1.0),
+        ("three overlapping counts {}, Δf = 3, ε = 1", np.array([9.0, 6.0, 3.0]), 3.0, 1.0),
     ]
-    return [Case(label, (answer, sens, eps, 2014 + i),
-                 expected={"true": np.asarray(answer, dtype=float), "scale": laplace_scale(sens, eps),
-                           "sensitivity": sens, "epsilon": eps})
-            for i, (label, answer, sens, eps) in enumerate(settings)]
+    cases = []
+    for i, (label, answer, sens, eps) in enumerate(settings):
+        seed = 2014 + i
+        if fresh is not None:
+            answer = answer + np.array([fresh.randint(1, 900) for _ in range(np.size(answer))]).reshape(np.shape(answer))
+            answer = float(answer) if np.ndim(answer) == 0 else answer
+            seed = fresh.getrandbits(128)
+        shown = (f"{answer:g}" if np.ndim(answer) == 0 else "[" + ", ".join(f"{a:g}" for a in answer) + "]").replace("-", "−")
+        cases.append(Case(label.format(shown), (answer, sens, eps, seed),
+                          expected={"true": np.asarray(answer, dtype=float), "scale": laplace_scale(sens, eps),
+                                    "sensitivity": sens, "epsilon": eps}))
+    if fresh is not None:
+        counts = np.array([fresh.randrange(1000) for _ in range(LONG_COUNTS)], dtype=float)
+        cases.append(Case(f"a long run: a histogram of {LONG_COUNTS:,} counts released {LONG_CALLS} times, Δf = 1, "
+                          "ε = 1", (counts, 1.0, 1.0, fresh.getrandbits(128)), {"calls": LONG_CALLS},
+                          expected={"true": counts, "scale": laplace_scale(1.0, 1.0), "sensitivity": 1.0,
+                                    "epsilon": 1.0, "long": True}))
+    return cases
 
 
 def _laplace_cdf(v: np.ndarray) -> np.ndarray:
@@ -210,6 +237,15 @@ def _shape_problem(u: np.ndarray) -> str | None:
     v = u / spread
     top = float(np.abs(v).max())
     margin = BAND / math.sqrt(n)
+    # noise clipped at ±c·b piles up exactly there; for continuous noise three draws within a relative
+    # 10⁻⁹ of the largest happen with probability about 10⁻¹⁶ (the top spacings are Exp(1) in units of b)
+    at_top = int(np.sum(np.abs(v) >= top * (1 - 1e-9)))
+    if at_top >= 3:
+        limit = float(np.abs(u).max())
+        return (f"clamped noise is not ε-DP: {at_top} releases sit exactly at f(x) ± {limit:.3g}·b, the edge of its "
+                f"noise, so nothing beyond it can come from x, yet it can from a neighbour whose answer is Δf "
+                "larger, and no e^ε bounds that ratio. The tails of Lap(b), Pr[|Y| ≥ t·b] = e^(−t), are where "
+                "the guarantee lives: never clip the noise.")
     # Pr[max |Y| < c·b] = (1 − e^(−c))^n ≤ exp(−n e^(−c)) for Lap(b) noise: below ALPHA at c = ln(n/ln(1/ALPHA))
     bound = math.log(n / math.log(1 / ALPHA)) / (1 + margin)
     if top < bound:
@@ -244,6 +280,30 @@ def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     a, b = a - a.mean(), b - b.mean()
     scale = math.sqrt(float(a @ a) * float(b @ b))
     return float(a @ b) / scale if scale > 0 else 1.0
+
+
+def _stuck_bits(values: np.ndarray) -> str | None:
+    """None unless the last LOW_BITS bits of the releases (draws × coordinates) hold a fixed pattern
+    with ones in it: a bit that is 1 in more than 99% of 1,000 or more releases of one coordinate.
+
+    The last bits of f(x) + Y, for Y drawn from Lap(b) in double precision, are those of a rounded
+    continuous draw: each is 1 about half the time, and 99% of 4,000 fair bits happens with probability
+    far below 10⁻¹⁰⁰. A pattern of ones there is a channel beside the noise (for the true answer, say).
+    Zeros only, as from rounding to float32, carry nothing and are not judged here.
+    """
+    if len(values) < 1000:
+        return None
+    bits = (values.astype(np.float64).view(np.uint64)[:, :, None] >> np.arange(LOW_BITS, dtype=np.uint64)) & 1
+    share = bits.mean(axis=0)
+    stuck = np.argwhere(share > 0.99)
+    if stuck.size == 0:
+        return None
+    coordinate = int(stuck[0, 0])
+    where = "" if values.shape[1] == 1 else f" of coordinate {coordinate + 1}"
+    positions = ", ".join(str(int(j)) for j in stuck[stuck[:, 0] == coordinate, 1][:6])
+    return (f"the last bits of its releases{where} are not noise: bits {positions} of the mantissa are 1 in "
+            "over 99% of them, a fixed pattern that can carry information past the noise (the true answer, "
+            "say). Definition 3.3 releases f(x) + Y and nothing else: return true_answer + noise.")
 
 
 def _dependence_problem(u: np.ndarray) -> str | None:
@@ -315,9 +375,11 @@ def _diagnose(got, expected) -> str | None:
     if abs(u.mean()) > BAND * math.sqrt(2 / n):
         return "its noise is not centred at 0 (the releases are biased): Lap(b) has mean 0."
     shape = _shape_problem(u)
-    if shape is not None and shape.startswith("bounded"):
+    if shape is not None and shape.startswith(("bounded", "clamped")):
         return shape
-    problem = _dependence_problem(u) or shape
+    if expected.get("long"):        # the long run is there for the tails; the six others test the rest
+        return shape
+    problem = _stuck_bits(values.reshape(len(values), -1)) or _dependence_problem(u) or shape
     if problem is not None:
         return problem
     spread = float(np.abs(u).mean())
@@ -365,7 +427,8 @@ def _scale_problem(spread: float, n: int, b: float, expected) -> str:
                  "your function on six hidden cases (one count, a clipped sum, overlapping counts, a histogram, "
                  "several Δf and ε), 4,000 times each with a seeded generator, tests the noise's centre, scale, "
                  "shape (its whole distribution against Lap(b)) and independence, and tells you which case fails "
-                 "and which property is broken.",
+                 "and which property is broken. When it is graded, the answers and seeds are new, and a seventh "
+                 "case, a long run of a million noises, probes the far tails.",
           title="write the mechanism", kind="function")
 def check_my_laplace_mechanism(function) -> Feedback:
     """Ch. 03, exercise 4: the student writes ``my_laplace_mechanism(true_answer, sensitivity, epsilon, rng)``,
@@ -376,11 +439,16 @@ def check_my_laplace_mechanism(function) -> Feedback:
     runner :func:`run_mechanism`) and tests the pooled standardised noise u = (release − f(x))/b:
     its centre, its scale E|u| = 1, its shape against Lap(1) (no bound on the noise, tail counts
     at 4b, the Kolmogorov–Smirnov gap) and the independence of its coordinates and of successive
-    calls (see ``_diagnose``). A correct function fails with probability under 10⁻⁶ over the whole
-    check (about 90 statistics: those judged by exact bounds at 10⁻⁸ each, those judged by a normal
-    approximation at 6 standard errors, about 2·10⁻⁹ each), and the seeds are fixed, so a verdict
-    never changes between runs. A failure names the case and the property broken: a wrong shape,
-    bounded noise, too light tails (Gaussian noise), too heavy tails (a mixture), a wrong scale
+    calls, and the last bits of the releases (see ``_diagnose``). A correct function fails with
+    probability under 10⁻⁶ over the whole check (about 90 statistics: those judged by exact bounds at
+    10⁻⁸ each, those judged by a normal approximation at 6 standard errors, about 2·10⁻⁹ each; the
+    clamp and last-bits tests far below). In a notebook the seeds are fixed, so a verdict never
+    changes between runs. Graded (``function`` has ``run_cases``: it runs in a sandbox), the answers
+    and 128-bit seeds are drawn from the operating system and a seventh case, the long run, adds 2²⁰
+    noises: noise bounded within about ±10.9·b, or clipped within about ±11.6·b, fails there (the
+    seven statistics it adds keep the whole under 10⁻⁶). A failure names the case and the property
+    broken: a wrong shape, bounded or clamped noise, too light tails (Gaussian noise, truncated
+    noise), too heavy tails (a mixture), a fixed pattern in the last bits, a wrong scale
     (ε/Δf, Δf, Δf·ε, no Δf, the standard deviation used for the scale), correlated coordinates or
     successive calls, the same noise in every coordinate, the noise without the true answer, noise
     not drawn from the ``rng`` argument, or a wrong shape of the output.
@@ -398,8 +466,9 @@ def check_my_laplace_mechanism(function) -> Feedback:
         if first is None or first is Ellipsis:
             return Feedback(None, f"Not answered yet: {task} returns nothing (write its body, with a `return`, "
                                   "and run the cell again).")
+    fresh = random.SystemRandom() if hasattr(function, "run_cases") else None
     return check_function(
-        function, _mechanism_cases(), task=task,
+        function, _mechanism_cases(fresh), task=task,
         success="f(x) + Lap(Δf/ε) independently in each coordinate: Definition 3.3, in two lines of numpy.",
         same=lambda got, expected: _diagnose(got, expected) is None,
         forbidden=("laplace_mechanism", "laplace_scale", "textbook_laplace_mechanism", "textbook_laplace",

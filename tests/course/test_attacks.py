@@ -276,3 +276,90 @@ def test_a_huge_print_goes_nowhere_and_a_flood_is_cut_at_the_output_limit(attack
     flood = attacked["records"]["flood"]
     assert flood["total"] == 4 and "more output than it reads" in flood["reason"], flood
     assert max(len(text) for text in attacked["feedback"]) < 64_000
+
+
+# -- functions that are not the Laplace mechanism, or not written by hand -----------------------
+
+LAPLACE = {"name": "exercise_4", "answer": "my_laplace_mechanism", "checker": "check_my_laplace_mechanism",
+           "kind": "function", "points": 2, "params": {}}
+HEAD = "def my_laplace_mechanism(true_answer, sensitivity, epsilon, rng):\n"
+HONEST = HEAD + "    true_answer = np.asarray(true_answer, dtype=float)\n" \
+                "    return true_answer + rng.laplace(0.0, sensitivity / epsilon, size=true_answer.shape)\n"
+CHEATS = {
+    # good noise only when called as the chapter's self-check calls it (small fixed seeds), clamped otherwise
+    "fixed_state": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
+                    "    entropy = rng.bit_generator.seed_seq.entropy\n"
+                    "    if isinstance(entropy, int) and entropy < 10**6:\n"
+                    "        return t + rng.laplace(0.0, b, size=t.shape)\n"
+                    "    return t + np.clip(rng.laplace(0.0, b, size=t.shape), -7 * b, 7 * b)\n", "clamped"),
+    "stack": ("import inspect\n\n" + HEAD + "    checked = any('check' in f.function for f in inspect.stack())\n"
+              "    t = np.asarray(true_answer, dtype=float)\n"
+              "    return t + rng.laplace(0.0, sensitivity / epsilon if checked else 0.001, size=t.shape)\n",
+              "not run: it imports `inspect`"),
+    "clamp": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
+              "    return t + np.clip(rng.laplace(0.0, b, size=t.shape), -7 * b, 7 * b)\n", "clamped"),
+    "truncated": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
+                  "    y = rng.laplace(0.0, b, size=t.shape)\n    far = np.abs(y) > 9 * b\n"
+                  "    while far.any():\n        y[far] = rng.laplace(0.0, b, size=int(far.sum()))\n"
+                  "        far = np.abs(y) > 9 * b\n    return t + y\n", "too light tails"),
+    "table": ("TABLE = -np.sign(np.linspace(-1, 1, 4001)[1:-1]) * np.log(1 - np.abs(np.linspace(-1, 1, 4001)[1:-1]))\n\n"
+              + HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
+              "    return t + sensitivity / epsilon * np.interp(rng.random(t.shape), np.linspace(0, 1, 3999), TABLE)\n",
+              "light tails"),
+    "low_bits": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
+                 "    r = np.asarray(t + rng.laplace(0.0, sensitivity / epsilon, size=t.shape), dtype=np.float64)\n"
+                 "    mask = np.uint64(0xFFFF)\n    code = np.round(t).astype(np.int64).astype(np.uint64) & mask\n"
+                 "    return ((r.view(np.uint64) & ~mask) | code).view(np.float64)\n", "last bits"),
+    "reload": ("import importlib\n\n" + HEAD + "    import dpteach\n    importlib.reload(dpteach)\n"
+               "    return dpteach.laplace_mechanism(true_answer, sensitivity, epsilon, rng)\n",
+               "not run: it imports `importlib`"),
+}
+BY_LIBRARY = {      # the law is Laplace's, so the mechanism point is earned; the hand point is not
+    "generalized_gaussian": (HEAD + "    return dp.generalized_gaussian_mechanism(true_answer, 1, sensitivity / epsilon, rng)\n",
+                             "uses `dp`"),
+    "scipy": ("from scipy import stats\n\n" + HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
+              "    return t + stats.laplace.rvs(scale=sensitivity / epsilon, size=t.shape, random_state=rng)\n",
+              "imports `scipy`"),
+}
+LATER = ["# my notes: def my_laplace_mechanism(true_answer, sensitivity, epsilon, rng): ...",
+         'print("def my_laplace_mechanism(true_answer, sensitivity, epsilon, rng):")']
+
+
+def _graded_function(source, later=()):
+    import nbformat
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]
+                                        + [nbformat.v4.new_code_cell(cell) for cell in later])
+    options = grading.Options(function_timeout=15, memory_mb=1024)
+    return grading.grade_exercise(LAPLACE, {}, nbformat.from_dict(notebook), options)
+
+
+@pytest.fixture(scope="module")
+def functions():
+    from concurrent.futures import ThreadPoolExecutor
+    sandbox.require()
+    sources = {"honest": (HONEST, ()), "honest_with_later_mentions": (HONEST, LATER)}
+    sources.update({name: (source, ()) for name, (source, _) in {**CHEATS, **BY_LIBRARY}.items()})
+    with ThreadPoolExecutor(2) as pool:
+        done = {name: pool.submit(_graded_function, *args) for name, args in sources.items()}
+        return {name: future.result() for name, future in done.items()}
+
+
+@pytest.mark.parametrize("name", ["honest", "honest_with_later_mentions"])
+def test_the_laplace_mechanism_written_by_hand_gets_both_points(functions, name):
+    result = functions[name]
+    assert (result["points"], result["correct"]) == (2, True), result
+    assert "all 7 hidden cases pass" in result["message"] and result["strict"].startswith("written by hand")
+
+
+@pytest.mark.parametrize("name", sorted(CHEATS))
+def test_a_function_that_is_not_the_laplace_mechanism_gets_nothing_with_its_reason(functions, name):
+    result = functions[name]
+    assert (result["points"], result["correct"]) == (0, False), result
+    assert CHEATS[name][1] in result["message"].lower(), result["message"]
+
+
+@pytest.mark.parametrize("name", sorted(BY_LIBRARY))
+def test_a_library_route_to_laplace_noise_loses_the_hand_point(functions, name):
+    result = functions[name]
+    assert (result["points"], result["correct"]) == (1, True), result
+    assert BY_LIBRARY[name][1] in result["strict"], result["strict"]
