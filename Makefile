@@ -182,16 +182,16 @@ slides: build/executed
 
 # Homework for a course (instructors): `make course` writes build/course/ — students/ (hand out: the
 # chapters with no solution, the numeric exercises re-posed with the course's own numbers, and the
-# book of them) and course.json + instructor/answers.md (keep). SEED=N rebuilds a course's homework;
+# book of them) and instructor/ (keep, yours only: course.json, answers.md). SEED=N rebuilds a course's homework;
 # CHAPTERS="03 05" for some chapters only. `make grade SUBMISSIONS=collected/` grades the collected
-# notebooks in parallel, each in a scratch folder with time and memory limits, verdicts computed
+# notebooks in parallel, each in a bubblewrap sandbox with time and memory limits, verdicts computed
 # outside the students' code, into build/graded/gradebook.csv.
 course: $(VENV)/.test-installed
 	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed $(SEED)) $(if $(CHAPTERS),--chapters $(CHAPTERS))
 
 grade: $(VENV)/.test-installed
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/course.json]"; exit 2; }
-	$(BIN)/python -m dpteach.course grade --course $(or $(COURSE),build/course/course.json) $(SUBMISSIONS)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/instructor/course.json]"; exit 2; }
+	$(BIN)/python -m dpteach.course grade --course $(or $(COURSE),build/course/instructor/course.json) $(SUBMISSIONS)
 
 # The links are written by dpteach/publish/links.py (standard library only: the system Python runs it
 # before any venv exists; the book's launch buttons use the same functions).

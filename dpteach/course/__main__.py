@@ -1,7 +1,7 @@
 """The course wing's one entry point, run from the project's root (the folder holding notebooks/).
 
     python -m dpteach.course assign [--seed N] [--chapters 03 05 ...] [--book] ...   # make course
-    python -m dpteach.course grade --course build/course/course.json SUBMISSIONS...  # make grade
+    python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSIONS...  # make grade
 
 Each command parses its own options (``python -m dpteach.course assign --help``).
 """

@@ -7,8 +7,12 @@ writes ``build/course/`` (or ``--out``)::
 
     students/notebooks/NN_name.ipynb   HAND OUT: every chapter, without a single solution
     students/book/                     HAND OUT (with --book): the HTML book of those notebooks
-    course.json                        KEEP: the seed and every homework exercise's parameters (the grader reads it)
+    instructor/course.json             KEEP: the seed and every homework exercise's parameters (the grader reads it)
     instructor/answers.md              KEEP: every homework answer, exercise by exercise
+
+``instructor/`` is readable by its owner only (folder 0700, files 0600), and nothing a student gets
+holds the seed, a key or an answer: the students' notebooks record only their chapter and edition
+(with the seed, ``assign --seed N`` would rebuild the answers).
 
 The students' notebooks are the chapters with their solutions taken out (no folded block, no
 code, no output), and every numeric exercise re-posed with parameter values of the course's own,
@@ -17,10 +21,10 @@ with the course's seed: the prompt says the new numbers and the checker call in 
 passes them, so the feedback a student gets while working is the grader's. A chapter's worked
 solution therefore never gives a homework number. Code the chapters show that would answer a
 function exercise (``dp.show_source`` of a function the student is asked to write, in any chapter)
-is left out of this edition. The seed is recorded in ``course.json``: building again with it gives
+is left out of this edition. The seed is recorded in ``instructor/course.json``: building again with it gives
 the same homework; a new seed (the default draws one) gives another.
 
-Grade the collected notebooks with ``python -m dpteach.course grade --course build/course/course.json
+Grade the collected notebooks with ``python -m dpteach.course grade --course build/course/instructor/course.json
 SUBMISSIONS...`` (:mod:`dpteach.course.grading`).
 """
 
@@ -143,7 +147,7 @@ def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[
                 continue
         kept.append(cell)
     nb["cells"] = kept
-    nb.setdefault("metadata", {})["dpteach"] = {"chapter": stem, "edition": "course", "seed": seed}
+    nb.setdefault("metadata", {})["dpteach"] = {"chapter": stem, "edition": "course"}   # never the seed
     return nb, manifest
 
 
@@ -188,6 +192,15 @@ def _course_twins(notebooks: Path, downloads: Path) -> None:
             jupytext.write(jupytext.read(path), downloads / f"{path.stem}.md", fmt="md:myst")
 
 
+def _private(path: Path, text: str) -> None:
+    """Write ``text`` to a new file that only its owner can read or write (0600), from its first byte."""
+    import os
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.chmod(path, 0o600)
+
+
 def build_course(project: Project, out: Path | None = None, seed: int | None = None,
                  chapters: list[str] | None = None, book: bool = False, offline: bool = False,
                  repo: str = "", hub: str = "", branch: str = "main") -> Path:
@@ -205,7 +218,9 @@ def build_course(project: Project, out: Path | None = None, seed: int | None = N
     students = out / "students" / "notebooks"
     shutil.rmtree(out, ignore_errors=True)
     students.mkdir(parents=True)
-    (out / "instructor").mkdir()
+    instructor = out / "instructor"
+    instructor.mkdir(mode=0o700)
+    instructor.chmod(0o700)      # whatever the umask
     withheld = _withheld(project, paths)
     manifest = {"seed": seed, "chapters": {}}
     answers = [f"# Homework answers (course seed {seed})", "",
@@ -223,8 +238,8 @@ def build_course(project: Project, out: Path | None = None, seed: int | None = N
                 answers.append(f"- Exercise {item['number']} ({item['points']} point{'s' * (item['points'] > 1)})"
                                f"{' at ' + params if params else ''}: {_answer_text(spec, item['params'])}")
             answers.append("")
-    (out / "course.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "instructor" / "answers.md").write_text("\n".join(answers), encoding="utf-8")
+    _private(instructor / "course.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    _private(instructor / "answers.md", "\n".join(answers))
     if book:
         from ..publish.book_site import build_html
 
@@ -253,11 +268,11 @@ def main(argv: list[str] | None = None) -> int:
     out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
                        chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
                        branch=args.branch)
-    manifest = json.loads((out / "course.json").read_text(encoding="utf-8"))
+    manifest = json.loads((out / "instructor" / "course.json").read_text(encoding="utf-8"))
     count = sum(len(c["exercises"]) for c in manifest["chapters"].values())
     print(f"course seed {manifest['seed']}: {len(manifest['chapters'])} chapters of homework, {count} exercises")
     print(f"  hand out: {out / 'students'}")
-    print(f"  keep:     {out / 'course.json'} (the grader reads it) and {out / 'instructor'}")
+    print(f"  keep:     {out / 'instructor'} (yours only: course.json, which the grader reads, and answers.md)")
     return 0
 
 

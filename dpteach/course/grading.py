@@ -2,7 +2,7 @@
 
 ::
 
-    python -m dpteach.course grade --course build/course/course.json SUBMISSION... \\
+    python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... \\
         [--out build/graded] [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048]
         [--function-timeout 20] [--unsafe]
 
@@ -541,7 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dpteach.course grade",
                                      description="Grade students' notebooks against a course manifest.")
     parser.add_argument("submissions", nargs="+", help="notebooks, or folders searched for *.ipynb")
-    parser.add_argument("--course", required=True, help="the course manifest (build/course/course.json)")
+    parser.add_argument("--course", required=True, help="the course manifest (build/course/instructor/course.json)")
     parser.add_argument("--out", default="build/graded", help="where gradebook.csv and feedback/ go")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once (default: cores)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a whole notebook's run")

@@ -34,7 +34,7 @@ def built(request, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def manifest(built):
-    return json.loads((built / "course.json").read_text(encoding="utf-8"))
+    return json.loads((built / "instructor" / "course.json").read_text(encoding="utf-8"))
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/=]{120,}")
@@ -107,7 +107,7 @@ def test_a_homework_answer_is_not_the_chapters_worked_answer(manifest):
 def test_the_students_notebooks_ask_the_courses_numbers_and_hold_no_solution(built, manifest):
     for path in sorted((built / "students" / "notebooks").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
-        assert nb.metadata["dpteach"] == {"chapter": path.stem, "edition": "course", "seed": SEED}
+        assert nb.metadata["dpteach"] == {"chapter": path.stem, "edition": "course"}
         text = json.dumps(nb.cells, ensure_ascii=False)
         assert "<details" not in text and "Show the solution" not in text
         assert not any("solution" in c.metadata.get("tags", []) or "instructor" in c.metadata.get("tags", [])
@@ -125,11 +125,25 @@ def test_the_students_notebooks_ask_the_courses_numbers_and_hold_no_solution(bui
                 assert re.search(rf"\b{name}={re.escape(written)}", calls[0]), (calls[0], name, value)
 
 
+def test_nothing_a_student_gets_holds_the_seed_and_the_instructors_folder_is_the_owners_only(built):
+    """With the seed, `assign --seed N` rebuilds every answer: it must not be in anything handed out."""
+    import stat
+    for path in (built / "students").rglob("*"):
+        if path.is_file() and path.suffix in (".ipynb", ".md", ".json", ".html", ".txt", ".js"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert '"seed"' not in text and f"seed {SEED}" not in text, path
+    instructor = built / "instructor"
+    assert stat.S_IMODE(instructor.stat().st_mode) == 0o700
+    for name in ("course.json", "answers.md"):
+        assert stat.S_IMODE((instructor / name).stat().st_mode) == 0o600, name
+    assert not (built / "course.json").exists()
+
+
 def test_the_same_seed_gives_the_same_homework_and_another_seed_other_homework(built, manifest, tmp_path):
     again = assign.build_course(Project(ROOT), tmp_path / "again", seed=SEED)
-    assert json.loads((again / "course.json").read_text()) == manifest
+    assert json.loads((again / "instructor" / "course.json").read_text()) == manifest
     other = assign.build_course(Project(ROOT), tmp_path / "other", seed=SEED + 1, chapters=["05"])
-    chapter = json.loads((other / "course.json").read_text())["chapters"]["05_accuracy_census_names"]
+    chapter = json.loads((other / "instructor" / "course.json").read_text())["chapters"]["05_accuracy_census_names"]
     assert chapter != manifest["chapters"]["05_accuracy_census_names"]
 
 
