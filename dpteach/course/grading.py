@@ -47,17 +47,16 @@ running one sandbox at a time). Results, in ``--out``:
   for every exercise of the course, then ``total, possible, status`` (``ok`` or ``error``), ``isolation``
   (``bubblewrap``, or ``none`` under ``--unsafe``) and ``reason``;
 * ``feedback/<id>.json``: per notebook, each question's points and the checker's message, to hand back.
+
+This module runs and judges; the manifest and the naming of submissions are
+:mod:`dpteach.course.manifest`'s, the files written :mod:`dpteach.course.gradebook`'s.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import csv
 import inspect
-import json
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -67,10 +66,14 @@ from typing import Any
 
 from . import sandbox
 from .functions import SandboxedFunction
+from .gradebook import columns, summary, write_results
 from .inside import READY
+from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, student_id
 from .reading import GradingError, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
 
-KINDS = ("value", "choice", "function")
+__all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execute", "find_submissions", "fingerprint",
+           "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "load_manifest", "main", "student_id",
+           "summary", "write_results"]
 
 
 @dataclass(frozen=True)
@@ -84,106 +87,6 @@ class Options:
     figures: bool = False
     cell_timeout: float = 60.0
     isolation: str = "bubblewrap"
-
-
-# -- the course manifest ----------------------------------------------------------------------
-
-def load_manifest(path: str | Path) -> dict:
-    """The course manifest, checked: every exercise has a known kind, points, and a checker dpteach has."""
-    try:
-        manifest = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise ValueError(f"course manifest {path} cannot be read: {error}") from None
-    chapters = manifest.get("chapters") if isinstance(manifest, dict) else None
-    if not isinstance(chapters, dict) or not chapters:
-        raise ValueError(f"course manifest {path}: 'chapters' must be a non-empty object")
-    for chapter, entry in chapters.items():
-        for exercise in entry.get("exercises", []):
-            where = f"course manifest {path}, {chapter}/{exercise.get('name')}"
-            if exercise.get("kind") not in KINDS:
-                raise ValueError(f"{where}: kind must be one of {KINDS} (got {exercise.get('kind')!r})")
-            if not str(exercise.get("answer", "")).isidentifier():
-                raise ValueError(f"{where}: answer must be a Python name (got {exercise.get('answer')!r})")
-            if not isinstance(exercise.get("params", {}), dict):
-                raise ValueError(f"{where}: params must be an object (got {exercise.get('params')!r})")
-            checker(exercise["checker"])
-    return manifest
-
-
-def checker(name: str):
-    """The registered checker called ``name`` (``dpteach.exercises.EXERCISES``, else the module's attribute)."""
-    import dpteach.exercises as exercises
-    spec = getattr(exercises, "EXERCISES", {}).get(name)
-    function = getattr(spec, "checker", None) or getattr(exercises, name, None)
-    if not (isinstance(name, str) and name.startswith("check_") and callable(function)):
-        raise ValueError(f"checker must name a dpteach.exercises checker (got {name!r})")
-    return function
-
-
-def forbidden_names(name: str, sandboxed: SandboxedFunction | None = None) -> tuple[str, ...]:
-    """The dpteach functions a function exercise may not reach: from its spec, from what its checker
-    passed to the sandbox, or from the ``forbidden=`` its checker's source passes to check_function."""
-    import dpteach.exercises as exercises
-    spec = getattr(exercises, "EXERCISES", {}).get(name)
-    if getattr(spec, "forbidden", None):
-        return tuple(spec.forbidden)
-    if sandboxed is not None and sandboxed.forbidden_seen:
-        return tuple(sandboxed.forbidden_seen)
-    try:
-        tree = ast.parse(inspect.getsource(checker(name)))
-    except (OSError, TypeError, SyntaxError):
-        return ()
-    for node in ast.walk(tree):
-        for keyword in getattr(node, "keywords", []) if isinstance(node, ast.Call) else []:
-            if keyword.arg == "forbidden":
-                try:
-                    return tuple(ast.literal_eval(keyword.value))
-                except ValueError:
-                    return ()
-    return ()
-
-
-# -- finding and naming submissions --------------------------------------------------------------
-
-def find_submissions(paths: Sequence[str | Path]) -> list[Path]:
-    """Every notebook named: files as given, folders searched recursively (checkpoints skipped)."""
-    found: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            found += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-        elif path.exists():
-            found.append(path)
-        else:
-            raise ValueError(f"submission {path} does not exist")
-    return found
-
-
-def _chapter_stems(manifest: dict) -> dict[str, str]:
-    stems = {}
-    for chapter, entry in manifest["chapters"].items():
-        stems[chapter] = chapter
-        stems[Path(entry.get("notebook", chapter)).stem] = chapter
-    return stems
-
-
-def student_id(path: Path, manifest: dict) -> str:
-    """The file's stem, or its folder's name when the file keeps a chapter's name (one folder per student)."""
-    return path.parent.name if path.stem in _chapter_stems(manifest) and path.parent.name else path.stem
-
-
-def chapter_of(notebook: dict, path: Path, manifest: dict) -> str:
-    """The chapter from the metadata, else from the file name, else the course's only chapter."""
-    meta = notebook.get("metadata", {}).get("dpteach", {})
-    chapter = meta.get("chapter") if isinstance(meta, dict) else None
-    if chapter in manifest["chapters"]:
-        return chapter
-    for stem, name in sorted(_chapter_stems(manifest).items(), key=lambda item: -len(item[0])):
-        if stem in path.name:
-            return name
-    if len(manifest["chapters"]) == 1:
-        return next(iter(manifest["chapters"]))
-    raise GradingError(f"cannot tell which chapter this is (metadata dpteach.chapter is {chapter!r}, "
-                       f"and the file name matches no chapter of the course)")
 
 
 # -- executing the submission ---------------------------------------------------------------------
@@ -464,74 +367,6 @@ def _context():
 def _lost(path: Path, manifest: dict, reason: str) -> dict:
     return {"id": student_id(Path(path), manifest), "file": str(path), "chapter": "", "status": "error",
             "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": []}
-
-
-def columns(manifest: dict) -> list[str]:
-    """The gradebook's question columns, ``<chapter>:<exercise>``, in the manifest's order."""
-    return [f"{chapter}:{exercise['name']}" for chapter, entry in manifest["chapters"].items()
-            for exercise in entry.get("exercises", [])]
-
-
-def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> Path:
-    """``gradebook.csv`` (one row per student) and ``feedback/<id>.json``; the gradebook's path."""
-    out = Path(out)
-    (out / "feedback").mkdir(parents=True, exist_ok=True)
-    rows: dict[str, dict] = {}
-    for record in records:
-        row = rows.setdefault(record["id"], {"id": record["id"], "file": [], "chapter": [], "total": 0, "possible": 0,
-                                             "status": "ok", "reason": [], "isolation": set()})
-        if record["chapter"] and record["chapter"] in row["chapter"]:
-            row["status"] = "error"
-            row["reason"].append(f"a second notebook for {record['chapter']} ({record['file']}) was not counted")
-            continue
-        row["file"].append(record["file"])
-        row["chapter"].append(record["chapter"])
-        row["total"] += record["total"]
-        row["possible"] += record["possible"]
-        if record.get("isolation"):
-            row["isolation"].add(record["isolation"])
-        if record["status"] != "ok":
-            row["status"] = "error"
-        if record["reason"]:
-            row["reason"].append(record["reason"])
-        for question in record["questions"]:
-            row[f"{record['chapter']}:{question['exercise']}"] = question["points"]
-    question_columns = columns(manifest)
-    gradebook = out / "gradebook.csv"
-    with open(gradebook, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["id", "file", "chapter", *question_columns, "total", "possible", "status", "isolation",
-                         "reason"])
-        for student in sorted(rows):
-            row = rows[student]
-            writer.writerow([row["id"], ";".join(row["file"]), ";".join(c for c in row["chapter"] if c),
-                             *[row.get(column, 0) for column in question_columns],
-                             row["total"], row["possible"], row["status"], ";".join(sorted(row["isolation"])),
-                             " | ".join(row["reason"])])
-    by_student: dict[str, list[dict]] = {}
-    for record in records:
-        by_student.setdefault(record["id"], []).append(record)
-    for student, items in by_student.items():
-        safe = re.sub(r"[^\w.-]", "_", student) or "_"
-        (out / "feedback" / f"{safe}.json").write_text(json.dumps(items, indent=1, ensure_ascii=False), encoding="utf-8")
-    return gradebook
-
-
-def summary(records: Sequence[dict], seconds: float) -> str:
-    """A short table for the terminal."""
-    width = max([len(r["id"]) for r in records] + [7])
-    lines = [f"{'student':<{width}}  {'chapter':<28} {'points':>7}  status  reason", "-" * (width + 60)]
-    for r in sorted(records, key=lambda r: r["id"]):
-        reason = r["reason"] if len(r["reason"]) <= 70 else r["reason"][:67] + "..."
-        lines.append(f"{r['id']:<{width}}  {r['chapter'][:28]:<28} {r['total']:>3}/{r['possible']:<3}  {r['status']:<6}  {reason}")
-    errors = sum(r["status"] != "ok" for r in records)
-    isolations = {r.get("isolation") for r in records if r.get("isolation")}
-    where = ("each in a bubblewrap sandbox" if isolations == {"bubblewrap"} else
-             "WITHOUT A SANDBOX (--unsafe: only for files you trust)" if isolations == {"none"} else
-             f"isolation: {', '.join(sorted(isolations)) or 'none ran'}")
-    lines.append(f"{len(records)} notebooks graded in {seconds:.1f} s ({seconds / max(1, len(records)):.2f} s each), "
-                 f"{where}; {errors} could not be graded (0 points, reason above)")
-    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from submissions import MANIFEST, RIGHT, submission
 from test_attacks import MARKER, SECRET_ANSWER, SLEEP, _classmate, _detach, _ours, _steal
 

@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 import pytest
+from submissions import MANIFEST, OPTIONS, RIGHT, submission
 
 from dpteach.course import grading, sandbox
-from submissions import MANIFEST, OPTIONS, RIGHT, submission
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the grading sandbox is Linux's bubblewrap")
 
@@ -128,7 +128,7 @@ def _steal(paths):
                "processes": "' '.join(read(p + '/cmdline') + read(p + '/environ') for p in glob.glob('/proc/[0-9]*'))",
                "home": "' '.join(glob.glob('/root/*') + glob.glob('/home/*/*') + glob.glob('/work/*/*'))"}
     cells = []
-    for name, expression in sources.items():
+    for expression in sources.values():
         cells.append(f"""\
 import glob, os
 def read(path):
