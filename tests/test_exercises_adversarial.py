@@ -393,3 +393,12 @@ def test_prompts_write_a_power_of_ten_as_the_prose_does():
     assert _PROMPTS.format("{d:pow10}, {e:pow10}", d=1e5, e=1.0) == "10⁵, 10⁰"
     assert _PROMPTS.format("{d:pow10}", d=2.5e-6) == "2.5·10⁻⁶"         # between powers of ten: two figures
     assert _PROMPTS.format("{k:,} at {e:g}", k=10_000, e=0.5) == "10,000 at 0.5"
+
+
+@pytest.mark.parametrize("spec", VALUES, ids=lambda s: s.name)
+def test_a_number_typed_as_text_is_told_to_drop_the_quotes(spec):
+    """The right answer in quotes scores nothing, and says why (the grader shows the same message)."""
+    right = spec.expected()
+    verdict = spec.checker(repr(float(right)) if not isinstance(right, str) else right)
+    assert verdict.correct is False and "without quotes" in verdict.message, verdict.message
+    assert spec.checker("not a number").correct is False

@@ -8,6 +8,27 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+#: What a spreadsheet reads as the start of a formula in a cell (OWASP, "CSV injection").
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe(value):
+    """A gradebook cell: text that a spreadsheet would run as a formula gets a leading ``'``; numbers as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA):
+        return "'" + value
+    return value
+
+
+def relative_files(files: Sequence[str]) -> dict[str, str]:
+    """Each submission's path from the folder that holds them all (``ada.ipynb``, ``bob/05_….ipynb``)."""
+    import os
+    if not files:
+        return {}
+    absolute = {f: os.path.abspath(f) for f in files}
+    parents = [os.path.dirname(a) for a in absolute.values()]
+    top = os.path.commonpath(parents) if len(set(parents)) > 1 else parents[0]
+    return {f: os.path.relpath(a, top) for f, a in absolute.items()}
+
 
 def columns(manifest: dict) -> list[str]:
     """The gradebook's question columns, ``<chapter>:<exercise>``, in the manifest's order."""
@@ -20,14 +41,15 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
     out = Path(out)
     (out / "feedback").mkdir(parents=True, exist_ok=True)
     rows: dict[str, dict] = {}
+    shown = relative_files([r["file"] for r in records])
     for record in records:
         row = rows.setdefault(record["id"], {"id": record["id"], "file": [], "chapter": [], "total": 0, "possible": 0,
                                              "status": "ok", "reason": [], "isolation": set()})
         if record["chapter"] and record["chapter"] in row["chapter"]:
             row["status"] = "error"
-            row["reason"].append(f"a second notebook for {record['chapter']} ({record['file']}) was not counted")
+            row["reason"].append(f"a second notebook for {record['chapter']} ({shown[record['file']]}) was not counted")
             continue
-        row["file"].append(record["file"])
+        row["file"].append(shown[record["file"]])
         row["chapter"].append(record["chapter"])
         row["total"] += record["total"]
         row["possible"] += record["possible"]
@@ -47,16 +69,16 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
                          "reason"])
         for student in sorted(rows):
             row = rows[student]
-            writer.writerow([row["id"], ";".join(row["file"]), ";".join(c for c in row["chapter"] if c),
-                             *[row.get(column, 0) for column in question_columns],
-                             row["total"], row["possible"], row["status"], ";".join(sorted(row["isolation"])),
-                             " | ".join(row["reason"])])
+            writer.writerow([safe(cell) for cell in (
+                row["id"], ";".join(row["file"]), ";".join(c for c in row["chapter"] if c),
+                *[row.get(column, 0) for column in question_columns],
+                row["total"], row["possible"], row["status"], ";".join(sorted(row["isolation"])), " | ".join(row["reason"]))])
     by_student: dict[str, list[dict]] = {}
     for record in records:
-        by_student.setdefault(record["id"], []).append(record)
+        by_student.setdefault(record["id"], []).append(dict(record, file=shown[record["file"]]))
     for student, items in by_student.items():
-        safe = re.sub(r"[^\w.-]", "_", student) or "_"
-        (out / "feedback" / f"{safe}.json").write_text(json.dumps(items, indent=1, ensure_ascii=False), encoding="utf-8")
+        name = re.sub(r"[^\w.-]", "_", student) or "_"
+        (out / "feedback" / f"{name}.json").write_text(json.dumps(items, indent=1, ensure_ascii=False), encoding="utf-8")
     return gradebook
 
 

@@ -68,7 +68,8 @@ from . import sandbox
 from .functions import SandboxedFunction
 from .gradebook import columns, summary, write_results
 from .inside import READY
-from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, student_id
+from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, points, student_id
+from .manifest import possible as chapter_possible
 from .reading import GradingError, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
 
 __all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execute", "find_submissions", "fingerprint",
@@ -209,7 +210,7 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
     """One question's points and messages (a function answer is read from the cells numbered below ``before``)."""
     function = checker(exercise["checker"])
     params = dict(exercise.get("params", {}))
-    possible = int(exercise.get("points", 2 if exercise["kind"] == "function" else 1))
+    possible = points(exercise)
     result = {"exercise": exercise["name"], "answer": exercise["answer"], "kind": exercise["kind"],
               "possible": possible, "points": 0}
     if exercise["kind"] != "function":
@@ -256,7 +257,7 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
         notebook = read_notebook(path)
         record["chapter"] = chapter = chapter_of(notebook, path, manifest)
         exercises = manifest["chapters"][chapter].get("exercises", [])
-        record["possible"] = sum(int(e.get("points", 2 if e["kind"] == "function" else 1)) for e in exercises)
+        record["possible"] = chapter_possible(manifest, chapter)
         notes = tampering(notebook)
         run = execute(notebook, [e["answer"] for e in exercises if e["kind"] != "function"], options)
         record["cells"] = [{"cell": number, "error": error} for number, error in run.errors]
@@ -269,6 +270,12 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
         record["reason"] = "; ".join(reasons)
     except GradingError as error:
         record.update(status="error", reason=str(error), total=0)
+        if not record["chapter"]:     # unreadable: its chapter from the file name, so its points still count as possible
+            try:
+                record["chapter"] = chapter_of({}, path, manifest)
+                record["possible"] = chapter_possible(manifest, record["chapter"])
+            except GradingError:
+                pass
     except sandbox.SandboxUnavailable:
         raise
     except Exception as error:   # the grader's own failure on this file: still a row, never the batch's end

@@ -44,6 +44,16 @@ def load_manifest(path: str | Path) -> dict:
     return manifest
 
 
+def points(exercise: dict) -> int:
+    """An exercise's points: as the manifest says, else 2 for a function and 1 for a value or a choice."""
+    return int(exercise.get("points", 2 if exercise["kind"] == "function" else 1))
+
+
+def possible(manifest: dict, chapter: str) -> int:
+    """The points a chapter's homework is out of."""
+    return sum(points(e) for e in manifest["chapters"][chapter].get("exercises", []))
+
+
 def checker(name: str):
     """The registered checker called ``name`` (``dpteach.exercises.EXERCISES``, else the module's attribute)."""
     import dpteach.exercises as exercises

@@ -68,10 +68,21 @@ class Mistake:
     message: str
 
 
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text.strip().replace("_", ""))
+    except ValueError:
+        return False
+    return True
+
+
 def as_number(answer) -> float | None | Feedback:
     """The answer as a finite float; None if not answered yet; a ❌ Feedback if it is no number."""
     if answer is None or answer is Ellipsis:
         return None
+    if isinstance(answer, str) and _looks_numeric(answer):
+        return Feedback(False, f"the answer should be a number, and {answer!r} is text (in quotes): write the "
+                               "number itself, without quotes, and run the cell again.")
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         return Feedback(False, f"the answer should be a number, got {answer!r}.")
     value = float(answer)

@@ -164,6 +164,7 @@ def test_broken_submissions_score_zero_with_their_reason_and_the_rest_go_on(grad
     assert records["truncated"]["status"] == "error"
     assert records["truncated"]["reason"].startswith("not a readable notebook: ")
     assert records["truncated"]["total"] == 0
+    assert records["truncated"]["possible"] == 4      # out of the chapter's points: an unreadable file lowers no average
     # an endless last cell is stopped at the cell's limit and named; the answers before it still count
     hang = records["hang"]
     last = len(nbformat.read(hang["file"], as_version=4).cells)
@@ -194,6 +195,20 @@ def test_the_gradebook_has_a_row_per_student_and_a_column_per_question(graded):
         assert int(row["total"]) == sum(int(row[q]) for q in questions)
     feedback = gradebook.parent / "feedback" / "mistakes.json"
     assert "log10" in feedback.read_text()
+
+
+def test_the_gradebook_names_files_from_their_folder_and_never_holds_a_formula(graded, tmp_path):
+    records, gradebook = graded
+    with open(gradebook, newline="") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    assert rows["right"]["file"] == "right.ipynb"          # relative to the submissions' folder, not absolute
+    hostile = dict(records["right"], id="=HYPERLINK(\"http://x\")", file=str(tmp_path / "=cmd.ipynb"),
+                   reason="+1 @SUM(A1) -2")
+    written = grading.write_results([hostile], MANIFEST, tmp_path / "out")
+    with open(written, newline="") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["id"] == "'=HYPERLINK(\"http://x\")" and row["file"] == "'=cmd.ipynb" and row["reason"].startswith("'+")
+    assert all(not value.startswith(("=", "+", "-", "@", "\t", "\r")) for value in row.values())
 
 
 def test_a_second_notebook_for_the_same_chapter_is_not_counted_twice(graded, tmp_path):
