@@ -79,7 +79,56 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
     for student, items in by_student.items():
         name = re.sub(r"[^\w.-]", "_", student) or "_"
         (out / "feedback" / f"{name}.json").write_text(json.dumps(items, indent=1, ensure_ascii=False), encoding="utf-8")
+        (out / "feedback" / f"{name}.html").write_text(feedback_page(student, items), encoding="utf-8")
     return gradebook
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font: 18px/1.5 system-ui, sans-serif; max-width: 50rem; margin: 1.5rem auto; padding: 0 1rem; color: #1a1a1a; }}
+h1 {{ font-size: 1.6rem; }} h2 {{ font-size: 1.25rem; margin-top: 2rem; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ text-align: left; vertical-align: top; padding: .5rem; border-bottom: 1px solid #ccc; }}
+.points {{ white-space: nowrap; font-weight: bold; }} .right {{ color: #1b6e20; }} .wrong {{ color: #a4161a; }}
+.note {{ background: #fff4d6; padding: .5rem .75rem; border-left: 4px solid #d9a400; }}
+code {{ font-size: .95em; overflow-wrap: anywhere; }}
+@media (max-width: 40rem) {{
+  tr.head {{ display: none; }} tr {{ display: block; border-bottom: 1px solid #ccc; padding: .5rem 0; }}
+  td {{ display: block; border: none; padding: .15rem 0; }} td.points {{ display: inline-block; margin-right: 1rem; }}
+}}
+</style></head><body>
+<h1>{title}</h1>
+{body}
+</body></html>
+"""
+
+
+def feedback_page(student: str, records: Sequence[dict]) -> str:
+    """One page a student reads (no kernel, no script): per notebook, each question's points and message,
+    the cells that raised, why anything scored 0. Every text from a submission is escaped."""
+    from html import escape
+    body = []
+    for record in records:
+        chapter = record.get("chapter") or "(chapter not known)"
+        body.append(f"<h2>{escape(chapter)}: {record['total']} / {record['possible']} points</h2>")
+        body.append(f"<p>File: <code>{escape(str(record.get('file', '')))}</code></p>")
+        if record.get("reason"):
+            body.append(f'<p class="note">{escape(record["reason"])}</p>')
+        if record.get("questions"):
+            body.append('<table><tr class="head"><th>exercise</th><th>points</th><th>what the checker says</th></tr>')
+            for question in record["questions"]:
+                kind = "right" if question["points"] == question["possible"] else "wrong"
+                said = escape(str(question.get("message", "")))
+                if question.get("strict") and question.get("correct") is True:   # the hand point counts only then
+                    said += "<br>" + escape(str(question["strict"]))
+                body.append(f'<tr><td class="points">{escape(str(question["exercise"]).replace("_", " ").capitalize())}</td>'
+                            f'<td class="points {kind}">{question["points"]} / {question["possible"]}</td><td>{said}</td></tr>')
+            body.append("</table>")
+        for cell in record.get("cells", []):
+            body.append(f"<p>Cell {cell['cell']} raised: <code>{escape(str(cell['error']))}</code></p>")
+    return _PAGE.format(title=escape(f"Feedback for {student}"), body="\n".join(body))
 
 
 def summary(records: Sequence[dict], seconds: float) -> str:

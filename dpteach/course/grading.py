@@ -46,7 +46,9 @@ running one sandbox at a time). Results, in ``--out``:
 * ``gradebook.csv``: one row per student: ``id, file, chapter``, then ``<chapter>:<exercise>`` points
   for every exercise of the course, then ``total, possible, status`` (``ok`` or ``error``), ``isolation``
   (``bubblewrap``, or ``none`` under ``--unsafe``) and ``reason``;
-* ``feedback/<id>.json``: per notebook, each question's points and the checker's message, to hand back.
+* ``feedback/<id>.html``: the page to hand back (each question's points and the checker's message, the
+  cells that raised, why anything scored 0; no script, readable on a phone), and ``feedback/<id>.json``,
+  the same as data.
 
 This module runs and judges; the manifest and the naming of submissions are
 :mod:`dpteach.course.manifest`'s, the files written :mod:`dpteach.course.gradebook`'s.

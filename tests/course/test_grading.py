@@ -211,6 +211,18 @@ def test_the_gradebook_names_files_from_their_folder_and_never_holds_a_formula(g
     assert all(not value.startswith(("=", "+", "-", "@", "\t", "\r")) for value in row.values())
 
 
+def test_each_student_gets_a_page_to_read_with_every_text_escaped(graded, tmp_path):
+    records, gradebook = graded
+    page = (gradebook.parent / "feedback" / "mistakes.html").read_text()
+    assert "log10" in page and "0 / 4 points" in page and "<script" not in page
+    hostile = dict(records["mistakes"], id="eve", reason='<script>alert("x")</script>',
+                   cells=[{"cell": 3, "error": "NameError: <img src=x onerror=alert(1)>"}])
+    grading.write_results([hostile], MANIFEST, tmp_path)
+    page = (tmp_path / "feedback" / "eve.html").read_text()
+    assert "<script>" not in page and "&lt;script&gt;" in page and "<img" not in page
+    assert "Cell 3 raised" in page
+
+
 def test_a_second_notebook_for_the_same_chapter_is_not_counted_twice(graded, tmp_path):
     records, _ = graded
     again = dict(records["right"], file="elsewhere/right.ipynb")
