@@ -1,4 +1,5 @@
-"""What grading writes: ``gradebook.csv`` (a row per student), ``feedback/<id>.json``, the terminal's summary."""
+"""What grading writes: ``gradebook.csv`` (a row per student), ``feedback/<id>.html`` and ``.json`` (what each
+student reads), ``report.html`` (the class: what was right, the commonest named mistakes), the terminal's summary."""
 
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
         name = re.sub(r"[^\w.-]", "_", student) or "_"
         (out / "feedback" / f"{name}.json").write_text(json.dumps(items, indent=1, ensure_ascii=False), encoding="utf-8")
         (out / "feedback" / f"{name}.html").write_text(feedback_page(student, items), encoding="utf-8")
+    (out / "report.html").write_text(class_report(records, manifest), encoding="utf-8")
     return gradebook
 
 
@@ -92,6 +94,7 @@ h1 {{ font-size: 1.6rem; }} h2 {{ font-size: 1.25rem; margin-top: 2rem; }}
 table {{ border-collapse: collapse; width: 100%; }}
 th, td {{ text-align: left; vertical-align: top; padding: .5rem; border-bottom: 1px solid #ccc; }}
 .points {{ white-space: nowrap; font-weight: bold; }} .right {{ color: #1b6e20; }} .wrong {{ color: #a4161a; }}
+.count {{ font-weight: normal; color: #444; }} h3 {{ font-size: 1.05rem; margin: 1.5rem 0 .25rem; }}
 .note {{ background: #fff4d6; padding: .5rem .75rem; border-left: 4px solid #d9a400; }}
 code {{ font-size: .95em; overflow-wrap: anywhere; }}
 @media (max-width: 40rem) {{
@@ -129,6 +132,49 @@ def feedback_page(student: str, records: Sequence[dict]) -> str:
         for cell in record.get("cells", []):
             body.append(f"<p>Cell {cell['cell']} raised: <code>{escape(str(cell['error']))}</code></p>")
     return _PAGE.format(title=escape(f"Feedback for {student}"), body="\n".join(body))
+
+
+def _gist(message: str) -> str:
+    """A message with its numbers left out: one named mistake, whatever case or value it was seen with."""
+    return re.sub(r"−?-?\d[\d.,·⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*", "…", message).strip()[:200]
+
+
+def class_report(records: Sequence[dict], manifest: dict) -> str:
+    """A page for the instructor: per exercise, how many got it right, and the most common named mistakes
+    with their counts (what to teach again), with a bar per exercise (inline SVG: no script, no network)."""
+    from html import escape
+    body = []
+    for chapter, entry in manifest["chapters"].items():
+        graded = [r for r in records if r.get("chapter") == chapter]
+        if not graded:
+            continue
+        readable = [r for r in graded if r.get("questions")]
+        body.append(f"<h2>{escape(chapter)}: {len(graded)} notebooks, {len(readable)} graded</h2>")
+        for exercise in entry.get("exercises", []):
+            answers = [q for r in readable for q in r["questions"] if q["exercise"] == exercise["name"]]
+            right = sum(q["points"] == q["possible"] for q in answers)
+            blank = sum(q.get("correct") is None for q in answers)
+            share = right / len(answers) if answers else 0.0
+            title = exercise["name"].replace("_", " ").capitalize()
+            body.append(f'<h3>{escape(title)} <span class="count">{right} of {len(answers)} right ({share:.0%}), '
+                        f'{blank} not answered</span></h3>')
+            body.append(f'<svg width="100%" height="18" viewBox="0 0 100 6" preserveAspectRatio="none" role="img" '
+                        f'aria-label="{share:.0%} right"><rect width="100" height="6" fill="#e6e6e6"/>'
+                        f'<rect width="{100 * share:.2f}" height="6" fill="#1b6e20"/></svg>')
+            mistakes: dict[str, list] = {}
+            for q in answers:
+                if q.get("correct") is False and q.get("message"):
+                    mistakes.setdefault(_gist(q["message"]), []).append(q["message"])
+            if mistakes:
+                body.append("<table><tr class=\"head\"><th>students</th><th>what the checker said (an example)</th></tr>")
+                for seen in sorted(mistakes.values(), key=lambda seen: (-len(seen), seen[0]))[:5]:
+                    body.append(f'<tr><td class="points">{len(seen)}</td><td>{escape(seen[0])}</td></tr>')
+                body.append("</table>")
+    unreadable = [r for r in records if not r.get("questions")]
+    if unreadable:
+        body.append(f"<h2>Not graded: {len(unreadable)}</h2><ul>" + "".join(
+            f"<li>{escape(r['id'])}: {escape(r['reason'])}</li>" for r in sorted(unreadable, key=lambda r: r["id"])) + "</ul>")
+    return _PAGE.format(title="The class: what was right, what to teach again", body="\n".join(body))
 
 
 def summary(records: Sequence[dict], seconds: float) -> str:

@@ -48,7 +48,9 @@ running one sandbox at a time). Results, in ``--out``:
   (``bubblewrap``, or ``none`` under ``--unsafe``) and ``reason``;
 * ``feedback/<id>.html``: the page to hand back (each question's points and the checker's message, the
   cells that raised, why anything scored 0; no script, readable on a phone), and ``feedback/<id>.json``,
-  the same as data.
+  the same as data;
+* ``report.html``: the class, exercise by exercise: how many got it right, and the commonest named
+  mistakes with their counts (what to teach again).
 
 This module runs and judges; the manifest and the naming of submissions are
 :mod:`dpteach.course.manifest`'s, the files written :mod:`dpteach.course.gradebook`'s.

@@ -223,6 +223,24 @@ def test_each_student_gets_a_page_to_read_with_every_text_escaped(graded, tmp_pa
     assert "Cell 3 raised" in page
 
 
+def test_the_class_report_counts_what_was_right_and_the_named_mistakes(graded):
+    import re
+    records, gradebook = graded
+    page = (gradebook.parent / "report.html").read_text()
+    answered = [r for r in records.values() if r["questions"]]
+    right = sum(_question(r, "exercise_1")["points"] == 1 for r in answered)
+    assert f"Exercise 1 <span class=\"count\">{right} of {len(answered)} right" in page
+    assert "you used log10" in page                                      # the mistakes submission's named mistake
+    assert re.search(r"Not graded: \d+</h2>", page) and "truncated" in page
+    assert "<script" not in page
+
+
+def test_mistakes_that_differ_only_in_their_numbers_are_counted_as_one():
+    from dpteach.course.gradebook import _gist
+    assert _gist("case 2 of 7 gave 11.5129, which is not right.") == _gist("case 3 of 7 gave −0.25, which is not right.")
+    assert _gist("you used log10.") != _gist("you forgot to divide by ε.")
+
+
 def test_a_second_notebook_for_the_same_chapter_is_not_counted_twice(graded, tmp_path):
     records, _ = graded
     again = dict(records["right"], file="elsewhere/right.ipynb")
