@@ -244,7 +244,13 @@ def build_course(project: Project, out: Path | None = None, seed: int | None = N
         from ..publish.book_site import build_html
 
         site = out / "students" / "book"
-        build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch)
+        build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch,
+                   chapters=[path.stem for path in paths], work=out / ".book-sources")   # nothing but the book in students/
+        for leftover in (out / "students" / "jupyter_execute", site / "jupyter_execute", site / ".buildinfo"):
+            if leftover.is_dir():
+                shutil.rmtree(leftover)
+            elif leftover.exists():
+                leftover.unlink()
         _course_twins(students, site / "downloads")
     return out
 

@@ -149,6 +149,16 @@ def book_sources(nb):
     return nb
 
 
+_CHAPTER_LINK = re.compile(r"\[([^\]]+)\]\((\d\d_\w+)\.ipynb(?:#[^)\s]*)?\)")
+
+
+def _unlink_absent(nb, present: set[str]) -> None:
+    """In a book of some chapters only, a link to a chapter left out becomes its text (no dead link)."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _CHAPTER_LINK.sub(lambda m: m.group(0) if m.group(2) in present else m.group(1), cell.source)
+
+
 def _index(items: list[Chapter], instructor: bool) -> str:
     # the sidebar shows each title up to its colon ("05 · Accuracy and the census first names")
     toc = "\n".join(f"{c.number} · {c.title.split(': ')[0]} <{c.path.stem}>" for c in items)
@@ -176,18 +186,20 @@ menu at the top of each page, or `make lab`); each page can also be downloaded a
 
 def build_html(project: Project, out: Path | None = None, *, offline: bool = False, instructor: bool = False,
                executed: Path | None = None, repo: str = "", hub: str = "", branch: str = "main",
-               cache: Path | None = None) -> list[Path]:
+               cache: Path | None = None, chapters: list[str] | None = None, work: Path | None = None) -> list[Path]:
     """The reader's book of ``project``: every chapter (executed, widget state saved) as a page of a Sphinx book,
     in ``out`` (default ``build/html``, or ``build/html-instructor``).
 
     Chapters come from ``executed`` (default ``build/executed``; the missing ones are run into it
-    first). Returns the index and the chapter pages."""
+    first); ``chapters`` (notebook stems) keeps only those. Sphinx's sources and caches go to ``work``
+    (default: ``.<out's name>-sources`` beside ``out``), never into ``out``. Returns the index and the
+    chapter pages."""
     import nbformat
 
-    items = project.chapters()
+    items = [c for c in project.chapters() if chapters is None or c.path.stem in chapters]
     out = Path(out) if out is not None else project.build / ("html-instructor" if instructor else "html")
     executed = Path(executed) if executed is not None else project.executed
-    work = out.parent / f".{out.name}-sources"
+    work = Path(work) if work is not None else out.parent / f".{out.name}-sources"
     shutil.rmtree(work, ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
     src = work / "src"
@@ -198,7 +210,10 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Fal
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
         shown = instructor_edition(nb, chapter.path.stem, project) if instructor else nb
-        nbformat.write(book_sources(shown), src / chapter.path.name)
+        pages = book_sources(shown)
+        if chapters is not None:
+            _unlink_absent(pages, {c.path.stem for c in items})
+        nbformat.write(pages, src / chapter.path.name)
         nbformat.write(nb, downloads / chapter.path.name)
         twin = project.twin(chapter.path)
         if twin is not None:

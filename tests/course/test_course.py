@@ -206,3 +206,15 @@ def test_code_that_answers_a_homework_function_is_left_out(built):
             assert f"dp.show_source(dp.{name})" not in text, (path.name, name)
     chapter_03 = (built / "students" / "notebooks" / "03_laplace_mechanism.ipynb").read_text(encoding="utf-8")
     assert "The code of `dp.laplace_mechanism` is left out of this edition" in chapter_03
+
+
+@pytest.mark.slow
+def test_a_course_of_some_chapters_hands_out_those_chapters_and_nothing_else(tmp_path):
+    out = assign.build_course(Project(ROOT), tmp_path / "course", seed=SEED, chapters=["05"], book=True)
+    students = out / "students"
+    wanted = {"00_start_here", "05_accuracy_census_names"}
+    assert {p.stem for p in (students / "notebooks").glob("*.ipynb")} == wanted
+    assert {p.stem for p in (students / "book").glob("[0-9][0-9]_*.html")} == wanted
+    assert {p.name for p in students.iterdir()} == {"notebooks", "book"}        # no Sphinx sources, no execution cache
+    assert not list(students.rglob("jupyter_execute")) and not list(students.rglob(".buildinfo"))
+    assert not list(students.rglob(".*-sources")) and not (students / ".book-sources").exists()
