@@ -31,26 +31,72 @@ def relative_files(files: Sequence[str]) -> dict[str, str]:
     return {f: os.path.relpath(a, top) for f, a in absolute.items()}
 
 
-def columns(manifest: dict) -> list[str]:
-    """The gradebook's question columns, ``<chapter>:<exercise>``, in the manifest's order."""
+def columns(manifest: dict, chapters=None) -> list[str]:
+    """The gradebook's question columns, ``<chapter>:<exercise>``, in the manifest's order (of ``chapters`` only)."""
     return [f"{chapter}:{exercise['name']}" for chapter, entry in manifest["chapters"].items()
-            for exercise in entry.get("exercises", [])]
+            if chapters is None or chapter in chapters for exercise in entry.get("exercises", [])]
 
 
 def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> Path:
-    """``gradebook.csv`` (one row per student) and ``feedback/<id>.json``; the gradebook's path."""
+    """Merge this run into ``out``; write the gradebooks, the feedback and the report; the gradebook's path.
+
+    ``out`` keeps every student's records in ``feedback/<id>.json``: a run replaces a student's records
+    of the chapters it graded (and any unreadable one), and keeps the rest, so that grading chapter 05
+    after chapter 03, or re-grading late work, loses no row. Then ``gradebook.csv`` has one row per
+    student and a column per exercise of the chapters graded so far, ``gradebook-<chapter>.csv`` one
+    assignment's, ``feedback/<id>.html`` the page each student reads, ``report.html`` the class's.
+    """
     out = Path(out)
-    (out / "feedback").mkdir(parents=True, exist_ok=True)
-    rows: dict[str, dict] = {}
+    feedback = out / "feedback"
+    feedback.mkdir(parents=True, exist_ok=True)
     shown = relative_files([r["file"] for r in records])
+    new: dict[str, list[dict]] = {}
+    for record in records:
+        new.setdefault(record["id"], []).append(dict(record, file=shown[record["file"]]))
+    every = _stored(feedback)
+    for student, items in new.items():
+        chapters = {r["chapter"] for r in items} | {""}     # an unreadable notebook of before is replaced too
+        every[student] = [r for r in every.get(student, []) if r["chapter"] not in chapters] + items
+        name = _file_name(student)
+        (feedback / f"{name}.json").write_text(json.dumps(every[student], indent=1, ensure_ascii=False), encoding="utf-8")
+        (feedback / f"{name}.html").write_text(feedback_page(student, every[student]), encoding="utf-8")
+    merged = [r for student in sorted(every) for r in every[student]]
+    graded = [c for c in manifest["chapters"] if any(r["chapter"] == c for r in merged)]
+    gradebook = _write_gradebook(out / "gradebook.csv", merged, columns(manifest, graded))
+    for chapter in graded:
+        _write_gradebook(out / f"gradebook-{chapter}.csv", [r for r in merged if r["chapter"] == chapter],
+                         columns(manifest, [chapter]))
+    (out / "report.html").write_text(class_report(merged, manifest), encoding="utf-8")
+    return gradebook
+
+
+def _file_name(student: str) -> str:
+    return re.sub(r"[^\w.-]", "_", student) or "_"
+
+
+def _stored(feedback: Path) -> dict[str, list[dict]]:
+    """The records kept from earlier runs, by student (a file that is not a list of records is left out)."""
+    found: dict[str, list[dict]] = {}
+    for path in sorted(feedback.glob("*.json")):
+        try:
+            items = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(items, list) and items and all(isinstance(r, dict) and "id" in r and "chapter" in r for r in items):
+            found[items[0]["id"]] = items
+    return found
+
+
+def _write_gradebook(path: Path, records: Sequence[dict], question_columns: list[str]) -> Path:
+    rows: dict[str, dict] = {}
     for record in records:
         row = rows.setdefault(record["id"], {"id": record["id"], "file": [], "chapter": [], "total": 0, "possible": 0,
                                              "status": "ok", "reason": [], "isolation": set()})
         if record["chapter"] and record["chapter"] in row["chapter"]:
             row["status"] = "error"
-            row["reason"].append(f"a second notebook for {record['chapter']} ({shown[record['file']]}) was not counted")
+            row["reason"].append(f"a second notebook for {record['chapter']} ({record['file']}) was not counted")
             continue
-        row["file"].append(shown[record["file"]])
+        row["file"].append(record["file"])
         row["chapter"].append(record["chapter"])
         row["total"] += record["total"]
         row["possible"] += record["possible"]
@@ -62,9 +108,7 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
             row["reason"].append(record["reason"])
         for question in record["questions"]:
             row[f"{record['chapter']}:{question['exercise']}"] = question["points"]
-    question_columns = columns(manifest)
-    gradebook = out / "gradebook.csv"
-    with open(gradebook, "w", newline="", encoding="utf-8") as handle:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["id", "file", "chapter", *question_columns, "total", "possible", "status", "isolation",
                          "reason"])
@@ -74,15 +118,7 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> P
                 row["id"], ";".join(row["file"]), ";".join(c for c in row["chapter"] if c),
                 *[row.get(column, 0) for column in question_columns],
                 row["total"], row["possible"], row["status"], ";".join(sorted(row["isolation"])), " | ".join(row["reason"]))])
-    by_student: dict[str, list[dict]] = {}
-    for record in records:
-        by_student.setdefault(record["id"], []).append(dict(record, file=shown[record["file"]]))
-    for student, items in by_student.items():
-        name = re.sub(r"[^\w.-]", "_", student) or "_"
-        (out / "feedback" / f"{name}.json").write_text(json.dumps(items, indent=1, ensure_ascii=False), encoding="utf-8")
-        (out / "feedback" / f"{name}.html").write_text(feedback_page(student, items), encoding="utf-8")
-    (out / "report.html").write_text(class_report(records, manifest), encoding="utf-8")
-    return gradebook
+    return path
 
 
 _PAGE = """<!DOCTYPE html>

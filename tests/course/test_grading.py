@@ -241,6 +241,33 @@ def test_mistakes_that_differ_only_in_their_numbers_are_counted_as_one():
     assert _gist("you used log10.") != _gist("you forgot to divide by ε.")
 
 
+def test_assignments_and_regrades_are_merged_into_one_gradebook_without_losing_rows(graded, tmp_path):
+    records, _ = graded
+    other = "03_laplace_mechanism"
+    manifest = {"chapters": {other: {"notebook": f"{other}.ipynb", "exercises": [
+        {"name": "exercise_1", "answer": "a", "checker": "check_scale_for_overlapping_counts", "kind": "value",
+         "points": 1}]}, **MANIFEST["chapters"]}}
+    first = [dict(records[name], file=str(tmp_path / f"{name}.ipynb")) for name in ("right", "blank")]
+    grading.write_results(first, manifest, tmp_path / "graded")
+    only_05 = (tmp_path / "graded" / "gradebook.csv").read_text().splitlines()[0]
+    assert other not in only_05          # only the exercises of the chapters graded so far
+    question = {"exercise": "exercise_1", "answer": "a", "kind": "value", "possible": 1, "points": 1, "correct": True,
+                "message": "right"}
+    ch03 = [dict(records["right"], chapter=other, file=str(tmp_path / "ch03" / "right.ipynb"), questions=[question],
+                 total=1, possible=1)]
+    grading.write_results(ch03, manifest, tmp_path / "graded")
+    regrade = [dict(records["right"], id="blank", file=str(tmp_path / "late" / "blank.ipynb"))]   # late work, now right
+    gradebook = grading.write_results(regrade, manifest, tmp_path / "graded")
+    with open(gradebook, newline="") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    assert sorted(rows) == ["blank", "right"]
+    assert (rows["right"]["total"], rows["right"]["possible"], rows["right"][f"{other}:exercise_1"]) == ("5", "5", "1")
+    assert (rows["blank"]["total"], rows["blank"]["possible"], rows["blank"]["status"]) == ("4", "4", "ok")
+    with open(tmp_path / "graded" / f"gradebook-{other}.csv", newline="") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["id"] == "right" and list(row)[3:5] == [f"{other}:exercise_1", "total"]
+
+
 def test_a_second_notebook_for_the_same_chapter_is_not_counted_twice(graded, tmp_path):
     records, _ = graded
     again = dict(records["right"], file="elsewhere/right.ipynb")
