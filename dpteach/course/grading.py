@@ -72,7 +72,7 @@ from . import sandbox
 from .functions import SandboxedFunction
 from .gradebook import columns, summary, write_results
 from .inside import READY
-from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, points, student_id
+from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, lateness, load_manifest, points, student_id
 from .manifest import possible as chapter_possible
 from .reading import GradingError, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
 
@@ -84,7 +84,8 @@ __all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execu
 @dataclass(frozen=True)
 class Options:
     """Limits for one submission: the whole notebook run (s), one cell (s), the sandbox's memory (MB), a
-    function's cases (s); whether figures are drawn; the isolation (``"none"`` only for trusted files)."""
+    function's cases (s); whether figures are drawn; the isolation (``"none"`` only for trusted files); the
+    regex naming students in file names (``--pattern``; by default an LMS's bulk-download names are read)."""
 
     timeout: float = 120.0
     memory_mb: int = 2048
@@ -92,6 +93,7 @@ class Options:
     figures: bool = False
     cell_timeout: float = 60.0
     isolation: str = "bubblewrap"
+    pattern: str = ""
 
 
 # -- executing the submission ---------------------------------------------------------------------
@@ -255,7 +257,7 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
     """Grade one notebook; never raises for anything the submission does."""
     path = Path(path)
     started = time.monotonic()
-    record = {"id": student_id(path, manifest), "file": str(path), "chapter": "", "status": "ok", "reason": "",
+    record = {"id": student_id(path, manifest, options.pattern), "file": str(path), "chapter": "", "status": "ok", "reason": "",
               "questions": [], "total": 0, "possible": 0, "isolation": options.isolation, "cells": []}
     try:
         notebook = read_notebook(path)
@@ -271,7 +273,9 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
         reasons = [run.stopped] if run.stopped else []
         if notes:
             reasons.append("tampering with the grader seen (no effect on the verdicts): " + "; ".join(notes))
-        record["reason"] = "; ".join(reasons)
+        late = lateness(path, options.pattern)
+        record["reason"] = "; ".join(([late] if late else []) + reasons)
+        record["late"] = bool(late)
     except GradingError as error:
         record.update(status="error", reason=str(error), total=0)
         if not record["chapter"]:     # unreadable: its chapter from the file name, so its points still count as possible
@@ -320,7 +324,7 @@ def _warm() -> None:
 def _task(path: str, manifest: dict, options: Options, baseline: str | None = None) -> dict:
     """One submission in a worker, with the package's fingerprint checked before and after."""
     if baseline is not None and fingerprint() != baseline:
-        return _lost(Path(path), manifest, "not graded: dpteach's files changed during this batch (a notebook "
+        return _lost(Path(path), manifest, options, "not graded: dpteach's files changed during this batch (a notebook "
                                            "rewrote them); reinstall dpteach and grade again")
     record = grade_submission(path, manifest, options)
     if baseline is not None and fingerprint() != baseline:
@@ -359,12 +363,12 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = Options(
                 try:
                     records[index] = future.result()
                 except Exception as error:   # a worker process lost: that submission's row says so
-                    records[index] = _lost(paths[index], manifest, f"the grader's worker failed: {error}")
+                    records[index] = _lost(paths[index], manifest, options, f"the grader's worker failed: {error}")
                 if progress:
                     progress(records[index])
         for future in pending:
             future.cancel()
-            records[futures[future]] = _lost(paths[futures[future]], manifest, "the grader gave up on this file")
+            records[futures[future]] = _lost(paths[futures[future]], manifest, options, "the grader gave up on this file")
     return [records[index] for index in range(len(paths))]
 
 
@@ -375,8 +379,8 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _lost(path: Path, manifest: dict, reason: str) -> dict:
-    return {"id": student_id(Path(path), manifest), "file": str(path), "chapter": "", "status": "error",
+def _lost(path: Path, manifest: dict, options: Options, reason: str) -> dict:
+    return {"id": student_id(Path(path), manifest, options.pattern), "file": str(path), "chapter": "", "status": "error",
             "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": []}
 
 
@@ -401,6 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--unwatched", action="store_true",
                         help="with --unsafe: do not compare dpteach's files before and after each notebook (only for "
                              "a working copy whose files are being edited meanwhile)")
+    parser.add_argument("--pattern", default="",
+                        help="a regex with a named group `id` that names the student in each file's (or folder's) name, "
+                             "as nbgrader's zip_collect; by default Canvas's and Moodle's bulk-download names are read")
     parser.add_argument("--figures", action="store_true",
                         help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
     args = parser.parse_args(argv)
@@ -408,6 +415,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                              ("--function-timeout", args.function_timeout, 1), ("--cell-timeout", args.cell_timeout, 1)):
         if not value >= low:
             parser.error(f"{name} must be ≥ {low} (got {value})")
+    if args.pattern:
+        import re
+        try:
+            groups = re.compile(args.pattern).groupindex
+        except re.error as error:
+            parser.error(f"--pattern must be a regular expression (got {args.pattern!r}: {error})")
+        if "id" not in groups:
+            parser.error(f"--pattern must have a named group (?P<id>...) for the student (got {args.pattern!r})")
     try:
         manifest = load_manifest(args.course)
         paths = find_submissions(args.submissions)
@@ -417,7 +432,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("no notebooks found in " + ", ".join(args.submissions))
     options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout,
                       figures=args.figures, cell_timeout=args.cell_timeout,
-                      isolation="none" if args.unsafe else "bubblewrap")
+                      isolation="none" if args.unsafe else "bubblewrap", pattern=args.pattern)
     started = time.monotonic()
     try:
         records = grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,

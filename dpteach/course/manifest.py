@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -110,9 +111,41 @@ def _chapter_stems(manifest: dict) -> dict[str, str]:
     return stems
 
 
-def student_id(path: Path, manifest: dict) -> str:
-    """The file's stem, or its folder's name when the file keeps a chapter's name (one folder per student)."""
+#: How LMSs name the files of a bulk download, each with the student's LMS id as the group ``id``.
+#: Canvas: ``doejane_123456_7891011_hw05.ipynb`` (``doejane_LATE_123456_…`` when late; ``-1`` after a
+#: resubmission's name); Moodle: ``Jane Doe_12345_assignsubmission_file_hw05.ipynb``, or a folder of
+#: that name (with nothing after ``file_``) holding the student's file.
+LMS_PATTERNS = {
+    "Canvas": re.compile(r"^(?P<name>[a-z0-9]+)_(?P<late>LATE_)?(?P<id>\d+)_(?P<submission>\d+)_(?P<file>.+)$"),
+    "Moodle": re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_file_(?P<file>.*)$"),
+}
+
+
+def lms_match(path: Path, pattern: str | None = None) -> tuple[str, dict] | None:
+    """(where it came from, the groups) for a file named by ``pattern`` (a regex with a named group ``id``,
+    matched against the file's name, then its folder's) or by an LMS's bulk download; None otherwise."""
+    patterns = [("--pattern", re.compile(pattern))] if pattern else list(LMS_PATTERNS.items())
+    for name in (path.name, path.parent.name):
+        for source, regex in patterns:
+            found = regex.match(name)
+            if found and found.groupdict().get("id"):
+                return source, found.groupdict()
+    return None
+
+
+def student_id(path: Path, manifest: dict, pattern: str | None = None) -> str:
+    """The id that ``pattern`` or an LMS's file name gives (see :func:`lms_match`); else the file's stem, or its
+    folder's name when the file keeps a chapter's name (one folder per student)."""
+    matched = lms_match(path, pattern)
+    if matched is not None:
+        return matched[1]["id"]
     return path.parent.name if path.stem in _chapter_stems(manifest) and path.parent.name else path.stem
+
+
+def lateness(path: Path, pattern: str | None = None) -> str:
+    """What the file's name says about lateness ("" when nothing): Canvas marks a late file ``LATE``."""
+    matched = lms_match(path, pattern)
+    return f"late ({matched[0]} marked it so)" if matched and matched[1].get("late") else ""
 
 
 def chapter_of(notebook: dict, path: Path, manifest: dict) -> str:

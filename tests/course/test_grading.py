@@ -342,6 +342,24 @@ def test_student_ids_and_chapters_follow_the_stated_rule(tmp_path):
         grading.chapter_of(untagged, tmp_path / "ada.ipynb", two)
 
 
+@pytest.mark.parametrize("name, expected, late", [
+    ("doejane_123456_7891011_05_accuracy_census_names.ipynb", "123456", False),          # Canvas
+    ("doejane_LATE_123456_7891012_05_accuracy_census_names-1.ipynb", "123456", True),   # Canvas, late, resubmitted
+    ("Jane Doe_4711_assignsubmission_file_hw05.ipynb", "4711", False),                   # Moodle, flat
+    ("Jane Doe_4711_assignsubmission_file_/05_accuracy_census_names.ipynb", "4711", False),   # Moodle, a folder each
+])
+def test_an_lms_bulk_download_is_matched_to_its_students(tmp_path, name, expected, late):
+    from dpteach.course.manifest import lateness
+    assert grading.student_id(tmp_path / name, MANIFEST) == expected
+    assert bool(lateness(tmp_path / name)) is late
+
+
+def test_a_pattern_names_students_as_nbgraders_zip_collect_does(tmp_path):
+    pattern = r"^hw05-(?P<id>[a-z]+)-\d+\.ipynb$"
+    assert grading.student_id(tmp_path / "hw05-ada-2.ipynb", MANIFEST, pattern) == "ada"
+    assert grading.student_id(tmp_path / "ada.ipynb", MANIFEST, pattern) == "ada"           # no match: the file's stem
+
+
 def test_the_manifest_is_checked_before_anything_runs(tmp_path):
     import json
     bad = copy.deepcopy(MANIFEST)
@@ -403,3 +421,10 @@ def test_bad_limits_are_refused_naming_the_parameter():
         SandboxedFunction("", "f", time_limit=0)
     with pytest.raises(ValueError, match="memory_mb"):
         SandboxedFunction("", "f", memory_mb=10)
+
+
+@pytest.mark.parametrize("pattern, words", [("(", "must be a regular expression"), ("hw05", "named group (?P<id>")])
+def test_a_bad_pattern_is_refused_before_anything_runs(pattern, words, capsys):
+    with pytest.raises(SystemExit):
+        grading.main(["--course", "nowhere.json", "nowhere", "--pattern", pattern])
+    assert words in capsys.readouterr().err
