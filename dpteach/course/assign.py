@@ -98,6 +98,23 @@ def _note(text: str, cell_id: str) -> dict:
     return {"cell_type": "markdown", "id": cell_id, "metadata": {"slideshow": {"slide_type": "skip"}}, "source": text}
 
 
+def _homework_note(exercises: list[dict]) -> str:
+    """What a homework notebook says first: what is graded, for how many points, at what precision, how to hand in."""
+    total = sum(e["points"] for e in exercises)
+    kinds = {"value": "a number", "choice": "a letter", "function": "a function you write"}
+    lines = [f"**Homework: {len(exercises)} graded exercise{'s' * (len(exercises) > 1)}, {total} points.**", "",
+             "| exercise | you give | points |", "|---|---|---|"]
+    for e in exercises:
+        worth = "1 for its hidden cases, 1 more if written by hand" if e["kind"] == "function" else str(e["points"])
+        lines.append(f"| {e['number']} | {kinds[e['kind']]} | {worth} |")
+    lines += ["", "Each exercise states the precision it is graded at (\"Give 3 significant figures.\"). The check "
+              "under each answer uses this course's numbers, which its call passes: keep the call as it is (without "
+              "them it checks the chapter's worked numbers, and its ✅ is not your grade). Your grade comes from "
+              "the grader, which runs the saved notebook top to bottom: save it (File ▸ Save) and hand in the "
+              "`.ipynb` file as your course says."]
+    return "\n".join(lines)
+
+
 def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[dict, list[dict]]:
     """One chapter for a course: (the students' notebook, its homework exercises for the manifest).
 
@@ -146,6 +163,9 @@ def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[
                                   f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}"))
                 continue
         kept.append(cell)
+    if manifest:
+        kept.insert(1 if kept and kept[0]["cell_type"] == "markdown" else 0,
+                    _note(_homework_note(manifest), f"course-{stem[:2]}-homework"))
     nb["cells"] = kept
     nb.setdefault("metadata", {})["dpteach"] = {"chapter": stem, "edition": "course"}   # never the seed
     return nb, manifest

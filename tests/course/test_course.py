@@ -218,3 +218,14 @@ def test_a_course_of_some_chapters_hands_out_those_chapters_and_nothing_else(tmp
     assert {p.name for p in students.iterdir()} == {"notebooks", "book"}        # no Sphinx sources, no execution cache
     assert not list(students.rglob("jupyter_execute")) and not list(students.rglob(".buildinfo"))
     assert not list(students.rglob(".*-sources")) and not (students / ".book-sources").exists()
+
+
+def test_a_homework_notebook_opens_with_what_is_graded_and_how_to_hand_it_in(built, manifest):
+    for entry in manifest["chapters"].values():
+        nb = nbformat.read(built / "students" / "notebooks" / entry["notebook"], as_version=4)
+        note = nb.cells[1].source
+        total = sum(e["points"] for e in entry["exercises"])
+        assert note.startswith(f"**Homework: {len(entry['exercises'])} graded exercise") and f"{total} points" in note
+        for exercise in entry["exercises"]:
+            assert f"| {exercise['number']} |" in note
+        assert "keep the call as it is" in note and ".ipynb" in note
