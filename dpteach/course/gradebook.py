@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from collections.abc import Sequence
+from html import escape
 from pathlib import Path
 
 #: What a spreadsheet reads as the start of a formula in a cell (OWASP, "CSV injection").
@@ -22,7 +24,6 @@ def safe(value):
 
 def relative_files(files: Sequence[str]) -> dict[str, str]:
     """Each submission's path from the folder that holds them all (``ada.ipynb``, ``bob/05_….ipynb``)."""
-    import os
     if not files:
         return {}
     absolute = {f: os.path.abspath(f) for f in files}
@@ -147,7 +148,6 @@ code {{ font-size: .95em; overflow-wrap: anywhere; }}
 def feedback_page(student: str, records: Sequence[dict]) -> str:
     """One page a student reads (no kernel, no script): per notebook, each question's points and message,
     the cells that raised, why anything scored 0. Every text from a submission is escaped."""
-    from html import escape
     body = []
     for record in records:
         chapter = record.get("chapter") or "(chapter not known)"
@@ -178,7 +178,6 @@ def _gist(message: str) -> str:
 def class_report(records: Sequence[dict], manifest: dict) -> str:
     """A page for the instructor: per exercise, how many got it right, and the most common named mistakes
     with their counts (what to teach again), with a bar per exercise (inline SVG: no script, no network)."""
-    from html import escape
     body = []
     for chapter, entry in manifest["chapters"].items():
         graded = [r for r in records if r.get("chapter") == chapter]
