@@ -113,10 +113,13 @@ def test_every_checker_is_registered_with_a_well_formed_spec():
             assert not re.search(r"\de[-+]?\d", spec.render(**params)), (spec.name, params, spec.render(**params))
         for name, values in spec.homework.items():
             assert values and all(v != spec.defaults[name] for v in values), (spec.name, name)
-            assert "{" + name in spec.prompt, f"{spec.name}: homework parameter {name} does not appear in the prompt"
+            shown = "{options}" if name == "order" and spec.choices else "{" + name   # the order is the list's
+            assert shown in spec.prompt, f"{spec.name}: homework parameter {name} does not appear in the prompt"
         if spec.kind == "value":
             sentence = "Give a whole number." if spec.figures is None else f"Give {spec.figures} significant figures."
             assert spec.prompt.endswith(sentence), spec.name
+        elif spec.kind == "choice":      # a homework shuffles the options, and nothing else
+            assert spec.figures is None and set(spec.homework) <= {"order"} and spec.choices
         else:
             assert spec.figures is None and not spec.homework
     with pytest.raises(ValueError, match="params must be among"):

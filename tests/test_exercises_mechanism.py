@@ -54,6 +54,23 @@ def test_gaussian_proof_step_has_one_right_answer_and_feedback_on_every_option()
     assert ex.check_gaussian_proof_step("z").correct is False
 
 
+def test_a_shuffled_proof_question_judges_the_letter_the_student_sees():
+    """A homework shows the options in another order: the right letter is the one that shows Step 2, every
+    order (all 119 but the chapter's) has exactly one, and the right letter moves among the five."""
+    spec = ex.EXERCISES["check_gaussian_proof_step"]
+    assert len(spec.homework["order"]) == 119 and "abcde" not in spec.homework["order"]
+    right_letters = set()
+    for order in spec.homework["order"]:
+        prompt = spec.render(order=order)
+        right = [letter for letter in "abcde" if ex.check_gaussian_proof_step(letter, order=order).correct]
+        assert len(right) == 1
+        assert f"- ({right[0]}) Step 2: no inequality bounds" in prompt
+        right_letters.add(right[0])
+    assert right_letters == set("abcde")
+    with pytest.raises(ValueError, match="order must be a permutation"):
+        ex.check_gaussian_proof_step("a", order="abcdd")
+
+
 # -- the function exercise -------------------------------------------------------------------------
 
 def reference(true_answer, sensitivity, epsilon, rng):

@@ -189,20 +189,51 @@ def matching_mistake(value: float, expected: float, mistakes: Iterable[Mistake],
     return " Or: ".join(named)
 
 
-def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str = "") -> Feedback:
+def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str = "", order: str | None = None) -> Feedback:
     """A multiple-choice question: ``options`` maps each letter to (is it right, what to say).
 
-    Every option carries its own feedback, so a wrong choice says *why* it is wrong.
+    Every option carries its own feedback, so a wrong choice says *why* it is wrong. ``order`` (a
+    permutation of the letters, see :func:`choice_list`) is the order the prompt shows them in: the
+    student's letter names the option shown at that place (with order "cab", answering "a" picks "c").
     """
     if answer is None or answer is Ellipsis:
         return Feedback(None, PLACEHOLDER)
     letter = str(answer).strip().strip("()").lower()
-    keys = {key.lower(): key for key in options}
-    if letter not in keys:
-        choices = ", ".join(f"'{key}'" for key in options)
+    shown = _shown_letters(options, order)
+    if letter not in shown:
+        choices = ", ".join(f"'{key}'" for key in shown)
         return Feedback(False, f"answer with one of {choices}, got {answer!r}.")
-    right, message = options[keys[letter]]
+    right, message = options[shown[letter]]
     return Feedback(right, message)
+
+
+def _shown_letters(options: Mapping[str, Any], order: str | None) -> dict[str, str]:
+    """Each letter the student sees, mapped to the option's own key."""
+    keys = list(options)
+    if order is None:
+        return {key.lower(): key for key in keys}
+    if sorted(order) != sorted(keys):
+        raise ValueError(f"order must be a permutation of {''.join(keys)!r} (got {order!r})")
+    return {shown.lower(): original for shown, original in zip(keys, order)}
+
+
+def choice_list(choices: Mapping[str, str], order: str | None = None) -> str:
+    """The options of a multiple-choice prompt as a Markdown list, "- (a) …", in ``order``.
+
+    ``order`` is a permutation of the options' own letters: the option shown as (a) is ``order[0]``'s,
+    and so on, so a homework can shuffle the options while its checker (given the same ``order``)
+    still knows which one is right.
+    """
+    keys = list(choices)
+    order = "".join(keys) if order is None else order
+    if sorted(order) != sorted(keys):
+        raise ValueError(f"order must be a permutation of {''.join(keys)!r} (got {order!r})")
+    return "\n".join(f"- ({shown}) {choices[original]}" for shown, original in zip(keys, order))
+
+
+def orders(keys: str) -> tuple[str, ...]:
+    """Every order of the letters ``keys`` but their own: a choice exercise's homework shuffles."""
+    return tuple("".join(p) for p in itertools.permutations(keys) if "".join(p) != keys)
 
 
 @dataclass(frozen=True)
@@ -501,7 +532,11 @@ class ExerciseSpec:
     parameters' defaults (the chapter's worked numbers); ``homework`` maps a parameter to
     alternative values (none equal to the default), every combination of which is a well-posed
     exercise with another answer; ``figures`` is the number of significant figures a numeric
-    answer must have (None: an exact answer, a whole number).
+    answer must have (None: an exact answer, a whole number). A multiple-choice exercise lists its
+    ``choices`` (letter → text), which the prompt shows where it says ``{options}``, in the order its
+    checker's ``order`` parameter gives (a homework shuffles them). ``few_answers`` says why a numeric
+    exercise's homework cannot have many distinct answers (a whole number with a small range), where
+    that is so; otherwise its combinations give at least 20 answers that differ at its precision.
     """
 
     name: str
@@ -512,13 +547,18 @@ class ExerciseSpec:
     homework: Mapping[str, tuple]
     figures: int | None
     title: str | None
+    choices: Mapping[str, str] | None = None
+    few_answers: str | None = None
 
     def render(self, **params) -> str:
         """The prompt at ``params`` (the defaults fill in the rest)."""
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             raise ValueError(f"params must be among {sorted(self.defaults)} for {self.name} (got {unknown})")
-        return _PROMPTS.format(self.prompt, **{**self.defaults, **params})
+        values = {**self.defaults, **params}
+        if self.choices is not None:
+            values["options"] = choice_list(self.choices, values.get("order"))
+        return _PROMPTS.format(self.prompt, **values)
 
     def variants(self) -> list[dict[str, Any]]:
         """Every homework combination: one value of each parameter in ``homework``."""
@@ -547,7 +587,8 @@ EXERCISES: dict[str, ExerciseSpec] = {}
 
 
 def exercise(prompt: str, homework: Mapping[str, Sequence] | None = None, figures: int | None = None,
-             title: str | None = None, kind: str = "value") -> Callable:
+             title: str | None = None, kind: str = "value", choices: Mapping[str, str] | None = None,
+             few_answers: str | None = None) -> Callable:
     """Register a checker as an exercise (see :class:`ExerciseSpec`); returns the checker unchanged.
 
     A numeric prompt ends with its precision sentence: "Give n significant figures." when
@@ -573,8 +614,12 @@ def exercise(prompt: str, homework: Mapping[str, Sequence] | None = None, figure
             sentence = "Give a whole number." if figures is None else f"Give {figures} significant figures."
             if not prompt.rstrip().endswith(sentence):
                 raise ValueError(f"the prompt of {checker.__name__} must end with {sentence!r}")
+        if (choices is not None) != (kind == "choice" and "{options}" in prompt):
+            raise ValueError(f"{checker.__name__}: a choice exercise lists its choices and shows them as {{options}} "
+                             "in its prompt; no other exercise has choices")
         spec = ExerciseSpec(name=checker.__name__, checker=checker, kind=kind, prompt=prompt,
-                            defaults=defaults, homework=alternatives, figures=figures, title=title)
+                            defaults=defaults, homework=alternatives, figures=figures, title=title,
+                            choices=dict(choices) if choices is not None else None, few_answers=few_answers)
         spec.render()       # the template fills from the defaults
         EXERCISES[spec.name] = spec
         return checker

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..laplace import laplace_scale, privacy_loss
 from ..sensitivity import l1_sensitivity
-from ._base import Case, Feedback, Mistake, check_choice, check_function, compare, exercise
+from ._base import Case, Feedback, Mistake, check_choice, check_function, compare, exercise, orders
 
 __all__ = ["check_scale_for_overlapping_counts", "check_understated_loss", "check_gaussian_proof_step",
            "check_my_laplace_mechanism", "run_mechanism"]
@@ -95,24 +95,27 @@ _GAUSSIAN_STEP = {
 }
 
 
+_GAUSSIAN_CHOICES = {
+    "a": "Step 1: the ratio of the two densities is no longer one product over the coordinates.",
+    "b": "Step 2: no inequality bounds each coordinate's exponent by a constant that does not depend on z.",
+    "c": "Step 3: a product of exponentials is no longer the exponential of a sum.",
+    "d": "Step 4: the definition of Δf no longer applies.",
+    "e": "The last step: a bound on the densities can no longer be integrated over a set S.",
+}
+
+
 @exercise(prompt="Replace the Laplace noise by Gaussian noise N(0, σ²) in each coordinate and try to run the proof of "
-                 "Theorem 3.6 again. Which step fails, and why? Answer with a letter.\n\n"
-                 "- (a) Step 1: the ratio of the two densities is no longer one product over the coordinates.\n"
-                 "- (b) Step 2: no inequality bounds each coordinate's exponent by a constant that does not depend "
-                 "on z.\n"
-                 "- (c) Step 3: a product of exponentials is no longer the exponential of a sum.\n"
-                 "- (d) Step 4: the definition of Δf no longer applies.\n"
-                 "- (e) The last step: a bound on the densities can no longer be integrated over a set S.",
-          title="the proof", kind="choice")
-def check_gaussian_proof_step(answer) -> Feedback:
+                 "Theorem 3.6 again. Which step fails, and why? Answer with a letter.\n\n{options}",
+          choices=_GAUSSIAN_CHOICES, homework={"order": orders("abcde")}, title="the proof", kind="choice")
+def check_gaussian_proof_step(answer, order: str = "abcde") -> Feedback:
     """Ch. 03, exercise 3 (proof): which step of Theorem 3.6's proof fails for Gaussian noise, and why.
 
-    Options: (a) Step 1, the ratio is one product; (b) Step 2, the triangle inequality bounds
-    each coordinate's exponent independently of z; (c) Step 3, product of exponentials is the
-    exponential of the sum; (d) Step 4, the definition of Δf; (e) integrating the density bound
-    over a set S.
+    Options (in the chapter's order; ``order`` shuffles them for a homework): (a) Step 1, the ratio is
+    one product; (b) Step 2, the triangle inequality bounds each coordinate's exponent independently of
+    z; (c) Step 3, product of exponentials is the exponential of the sum; (d) Step 4, the definition of
+    Δf; (e) integrating the density bound over a set S.
     """
-    return check_choice(answer, _GAUSSIAN_STEP,
+    return check_choice(answer, _GAUSSIAN_STEP, order=order,
                         question="Which step of Theorem 3.6's proof fails when the noise is Gaussian?")
 
 
