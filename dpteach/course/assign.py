@@ -1,28 +1,29 @@
 """The course edition: what an instructor who grades hands out, and what they keep.
 
-    python -m dpteach.course assign [--seed N] [--chapters 03 05 ...] [--book] [--offline]
-                                   [--repo URL] [--hub URL] [--branch main] [--out build/course]
+    python -m dpteach.course assign [--roster roster.csv] [--seed KEY] [--chapters 03 05 ...] [--book]
+                                   [--offline] [--repo URL] [--hub URL] [--branch main] [--out build/course]
 
 writes ``build/course/`` (or ``--out``)::
 
-    students/notebooks/NN_name.ipynb   HAND OUT: every chapter, without a single solution
-    students/book/                     HAND OUT (with --book): the HTML book of those notebooks
-    instructor/course.json             KEEP: the seed and every homework exercise's parameters (the grader reads it)
-    instructor/answers.md              KEEP: every homework answer, exercise by exercise
+    students/notebooks/NN_name.ipynb       HAND OUT (no roster): the chapters, without a single solution
+    students/by-student/<id>/NN_name.ipynb HAND OUT (with a roster): each student's own notebooks
+    students/book/                         HAND OUT (with --book): the HTML book of the chapters
+    students/requirements.txt, wheels/     HAND OUT: what a course repository installs (dpteach is not on PyPI)
+    instructor/course.json                 KEEP: the key, the roster and every homework's numbers (the grader reads it)
+    instructor/answers.md (or answers.csv) KEEP: every homework answer (per student, with a roster)
 
 ``instructor/`` is readable by its owner only (folder 0700, files 0600), and nothing a student gets
-holds the seed, a key or an answer: the students' notebooks record only their chapter and edition
-(with the seed, ``assign --seed N`` would rebuild the answers).
+holds the key or an answer: a student's notebook records its chapter and, with a roster, whose it is
+and a mark of it (an HMAC under the key, :func:`dpteach.exercises.variants.tag`) that only the grader
+can check.
 
-The students' notebooks are the chapters with their solutions taken out (no folded block, no
-code, no output), and every numeric exercise re-posed with parameter values of the course's own,
-drawn from the registry's alternatives (:data:`dpteach.exercises.EXERCISES`) by a generator seeded
-with the course's seed: the prompt says the new numbers and the checker call in the answer cell
-passes them, so the feedback a student gets while working is the grader's. A chapter's worked
-solution therefore never gives a homework number. Code the chapters show that would answer a
-function exercise (``dp.show_source`` of a function the student is asked to write, in any chapter)
-is left out of this edition. The seed is recorded in ``instructor/course.json``: building again with it gives
-the same homework; a new seed (the default draws one) gives another.
+**Numbers.** Every homework exercise is asked at numbers drawn from the exercise's registered
+alternatives (:data:`dpteach.exercises.EXERCISES`) by :func:`dpteach.exercises.variants.variant`, an
+HMAC of the student, the chapter and the exercise under the course's key: with a roster (the CSV an LMS
+exports, :mod:`dpteach.course.roster`) each student gets their own; without one, the class shares one
+variant. The key is drawn afresh (128 bits) unless ``--seed`` gives one (any text; the same key and
+roster rebuild the same homework). The worked numbers of the chapter are never a homework's.
+See :mod:`dpteach.course.edition` for what a notebook becomes.
 
 Grade the collected notebooks with ``python -m dpteach.course grade --course build/course/instructor/course.json
 SUBMISSIONS...`` (:mod:`dpteach.course.grading`).
@@ -31,163 +32,26 @@ SUBMISSIONS...`` (:mod:`dpteach.course.grading`).
 from __future__ import annotations
 
 import argparse
-import ast
-import copy
+import csv
+import io
 import json
 import re
 import secrets
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
+from ..exercises.variants import tag, variant
 from ..publish import editions
 from ..publish.paths import Project
-
-POINTS = {"value": 1, "choice": 1, "function": 2}
-#: A cell tagged so belongs to the self-study edition only (e.g. "the solution is folded just under it").
-SELF_STUDY = "self-study-only"
-_EXERCISES_SECTION = re.compile(r"^## Exercises\s*$", re.M)
-_SHOW_SOURCE = re.compile(r"dp\.show_source\(\s*dp\.([A-Za-z_][\w.]*)\s*\)")
+from . import edition
+from .roster import Student, read_roster
 
 
-class _Probe:
-    """A stand-in for a student's function: the checker hands it its cases, and it records which
-    dpteach functions the exercise forbids (it answers no case, so the checker's verdict is ignored)."""
-
-    def __init__(self) -> None:
-        self.forbidden: tuple[str, ...] = ()
-
-    def __call__(self, *args, **kwargs):
-        raise RuntimeError("the probe is never called")
-
-    def run_cases(self, cases, runner, forbidden):
-        self.forbidden = tuple(forbidden)
-        return []
-
-
-def forbidden_names(checker) -> tuple[str, ...]:
-    """The dpteach functions a function exercise's checker refuses (what the student must write)."""
-    probe = _Probe()
-    checker(probe)
-    return probe.forbidden
-
-
-def has_exercises(nb) -> bool:
-    return any(cell["cell_type"] == "markdown" and _EXERCISES_SECTION.search(editions.source(cell)) for cell in nb["cells"])
-
-
-def draw_params(spec, rng) -> dict:
-    """One value of each homework parameter, drawn from the spec's alternatives."""
-    return {name: values[int(rng.integers(len(values)))] for name, values in spec.homework.items()}
-
-
-def _literal(value) -> str:
-    return repr(float(value)) if isinstance(value, float) else repr(value)
-
-
-def _call_with(call: str, params: dict) -> str:
-    """The checker call with the course's parameters as keyword arguments (replacing any the chapter passed)."""
-    node = ast.parse(call).body[0].value
-    kept = [k for k in node.keywords if k.arg not in params]
-    args = [ast.unparse(a) for a in node.args] + [ast.unparse(k) for k in kept]
-    args += [f"{name}={_literal(value)}" for name, value in params.items()]
-    return f"{ast.unparse(node.func)}({', '.join(args)})"
-
-
-def _note(text: str, cell_id: str) -> dict:
-    return {"cell_type": "markdown", "id": cell_id, "metadata": {"slideshow": {"slide_type": "skip"}}, "source": text}
-
-
-def _homework_note(exercises: list[dict]) -> str:
-    """What a homework notebook says first: what is graded, for how many points, at what precision, how to hand in."""
-    total = sum(e["points"] for e in exercises)
-    kinds = {"value": "a number", "choice": "a letter", "function": "a function you write"}
-    lines = [f"**Homework: {len(exercises)} graded exercise{'s' * (len(exercises) > 1)}, {total} points.**", "",
-             "| exercise | you give | points |", "|---|---|---|"]
-    for e in exercises:
-        worth = "1 for its hidden cases, 1 more if written by hand" if e["kind"] == "function" else str(e["points"])
-        lines.append(f"| {e['number']} | {kinds[e['kind']]} | {worth} |")
-    lines += ["", "Each exercise states the precision it is graded at (\"Give 3 significant figures.\"). The check "
-              "under each answer uses this course's numbers, which its call passes: keep the call as it is (without "
-              "them it checks the chapter's worked numbers, and its ✅ is not your grade). Your grade comes from "
-              "the grader, which runs the saved notebook top to bottom: save it (File ▸ Save) and hand in the "
-              "`.ipynb` file as your course says."]
-    return "\n".join(lines)
-
-
-def course_edition(nb, stem: str, seed: int, withheld: dict[str, str]) -> tuple[dict, list[dict]]:
-    """One chapter for a course: (the students' notebook, its homework exercises for the manifest).
-
-    ``withheld`` maps a dpteach function a homework asks students to write to where it is asked
-    ("chapter 03, Exercise 4"); a cell showing its source is replaced by a short note.
-    """
-    import numpy as np
-
-    from dpteach.exercises import EXERCISES
-
-    nb = copy.deepcopy(nb)
-    cells = nb["cells"]
-    found = editions.exercises(nb, stem)
-    homework = has_exercises(nb)
-    manifest = []
-    drop = set()
-    for exercise in found:
-        spec = EXERCISES.get(exercise.checker)
-        if spec is None:
-            raise ValueError(f"{stem}, {exercise.name}: {exercise.checker} is not a registered exercise")
-        if exercise.prompt != spec.render().strip():
-            raise ValueError(f"{stem}, {exercise.name}: the chapter's prompt differs from the registry's "
-                             f"({spec.name}); make them one text")
-        rng = np.random.default_rng([seed, int(stem[:2]), exercise.number])
-        params = draw_params(spec, rng) if homework else {}
-        prompt_cell = cells[exercise.prompt_cell]
-        text = editions.source(prompt_cell)
-        label = editions._PROMPT.search(text)
-        prompt_cell["source"] = text[:label.end()] + spec.render(**params)   # the prompt runs to the cell's end
-        student = cells[exercise.student_cell]
-        student["source"] = editions.source(student).replace(exercise.call, _call_with(exercise.call, params)) \
-            if params else editions.source(student)
-        drop.add(exercise.solution_cell)
-        if homework:
-            manifest.append({"name": exercise.name, "number": exercise.number, "answer": exercise.answer,
-                             "checker": exercise.checker, "kind": spec.kind, "points": POINTS[spec.kind],
-                             "params": params})
-    kept = []
-    for index, cell in enumerate(cells):
-        if index in drop or SELF_STUDY in editions.tags(cell):
-            continue
-        if cell["cell_type"] == "code":
-            shown = [name for name in _SHOW_SOURCE.findall(editions.source(cell)) if name in withheld]
-            if shown:
-                kept.append(_note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
-                                  f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}"))
-                continue
-        kept.append(cell)
-    if manifest:
-        kept.insert(1 if kept and kept[0]["cell_type"] == "markdown" else 0,
-                    _note(_homework_note(manifest), f"course-{stem[:2]}-homework"))
-    nb["cells"] = kept
-    nb.setdefault("metadata", {})["dpteach"] = {"chapter": stem, "edition": "course"}   # never the seed
-    return nb, manifest
-
-
-def _withheld(project: Project, chosen: list[Path]) -> dict[str, str]:
-    """Every dpteach function a function exercise of the course asks students to write, and where."""
-    import nbformat
-
-    from dpteach.exercises import EXERCISES
-
-    withheld = {}
-    for path in chosen:
-        nb = nbformat.read(path, as_version=4)
-        if not has_exercises(nb):
-            continue
-        for exercise in editions.exercises(nb, path.stem):
-            spec = EXERCISES[exercise.checker]
-            if spec.kind == "function":
-                for name in forbidden_names(spec.checker):
-                    withheld.setdefault(name, f"chapter {path.stem[:2]}, Exercise {exercise.number}")
-    return withheld
+def _folder_name(student: str) -> str:
+    """A student's id as a folder's name (letters, digits, ``.``, ``-``, ``_`` kept)."""
+    return re.sub(r"[^\w.-]", "_", student).strip(".") or "_"
 
 
 def _answer_text(spec, params: dict) -> str:
@@ -196,9 +60,9 @@ def _answer_text(spec, params: dict) -> str:
         digits = (spec.figures or 6) + 2
         return f"{value:.{digits}g}" + (f" (graded to {spec.figures} significant figures)" if spec.figures else " (exact)")
     if spec.kind == "choice":
-        right = [letter for letter in "abcdefgh" if spec.checker(letter).correct]
+        right = [letter for letter in "abcdefgh" if spec.checker(letter, **params).correct]
         return ", ".join(f"({letter})" for letter in right)
-    return "a function: graded on hidden cases (1 point) and for not calling the dpteach function it rebuilds (1 point)"
+    return "a function: graded on hidden cases, then for being written by hand with numpy and math only"
 
 
 def _course_twins(notebooks: Path, downloads: Path) -> None:
@@ -221,64 +85,182 @@ def _private(path: Path, text: str) -> None:
     os.chmod(path, 0o600)
 
 
-def build_course(project: Project, out: Path | None = None, seed: int | None = None,
+def installable(project: Project, out: Path) -> Path:
+    """``out/requirements.txt`` and ``out/wheels/``: the workbook's pinned packages and a wheel of dpteach,
+    so that a course's repository installs with ``pip install -r requirements.txt`` (Binder reads that
+    file at a repository's root; a hub's image or a student's laptop runs the same line)."""
+    wheels = out / "wheels"
+    shutil.rmtree(wheels, ignore_errors=True)
+    wheels.mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                           "--disable-pip-version-check", "-w", str(wheels), str(project.root)],
+                          capture_output=True, text=True, cwd=project.root)
+    built = sorted(wheels.glob("dpteach-*.whl"))
+    if done.returncode or not built:
+        raise RuntimeError(f"the dpteach wheel could not be built: {done.stderr.strip()[-400:]}")
+    for leftover in (project.root / "build" / "lib", project.root / "build" / "bdist.linux-x86_64"):
+        shutil.rmtree(leftover, ignore_errors=True)
+    pins = [line for line in (project.root / "requirements" / "lab.lock.txt").read_text().splitlines()
+            if line and not line.lstrip().startswith("#")]
+    (out / "requirements.txt").write_text(
+        "# The workbook's packages at the versions its tests passed with, and dpteach itself (not on PyPI):\n"
+        "#   pip install -r requirements.txt   (from this folder; Binder and a hub's image run the same)\n"
+        + "\n".join(pins) + f"\n./wheels/{built[-1].name}\n", encoding="utf-8")
+    return out / "requirements.txt"
+
+
+def _heading(nb) -> str:
+    """A chapter's short title: its first Markdown heading up to a colon (without a leading "Chapter NN ·")."""
+    for cell in nb["cells"]:
+        found = re.search(r"(?m)^# (.+?)\s*$", editions.source(cell)) if cell["cell_type"] == "markdown" else None
+        if found:
+            return re.sub(r"^(Chapter\s+)?\d+\s*[·:.—-]\s*", "", found.group(1)).split(": ")[0].strip()
+    return ""
+
+
+def _expected(cache: dict, spec, params: dict) -> str:
+    key = (spec.name, json.dumps(params, sort_keys=True))
+    if key not in cache:
+        cache[key] = _answer_text(spec, params)
+    return cache[key]
+
+
+def build_course(project: Project, out: Path | None = None, seed: str | int | None = None,
                  chapters: list[str] | None = None, book: bool = False, offline: bool = False,
-                 repo: str = "", hub: str = "", branch: str = "main") -> Path:
+                 repo: str = "", hub: str = "", branch: str = "main", roster: list[Student] | None = None,
+                 wheel: bool = True) -> Path:
     """Write the course edition (see the module's docstring); returns the folder."""
     import nbformat
 
     from dpteach.exercises import EXERCISES
 
     out = Path(out) if out is not None else project.build / "course"
-    seed = secrets.randbelow(10**9) if seed is None else int(seed)
+    key = secrets.token_hex(16) if seed is None else str(seed)
     paths = [c.path for c in project.chapters()]
     if chapters:
         wanted = {c.zfill(2)[:2] for c in chapters}
         paths = [p for p in paths if p.name[:2] in wanted or p.name[:2] == "00"]
-    students = out / "students" / "notebooks"
+    folders = {}
+    for student in roster or []:
+        folder = _folder_name(student.id)
+        if folder in folders:
+            raise ValueError(f"roster ids {folders[folder]!r} and {student.id!r} make the same folder name {folder!r}")
+        folders[folder] = student.id
     shutil.rmtree(out, ignore_errors=True)
-    students.mkdir(parents=True)
+    students_dir = out / "students"
+    students_dir.mkdir(parents=True)
     instructor = out / "instructor"
     instructor.mkdir(mode=0o700)
     instructor.chmod(0o700)      # whatever the umask
-    withheld = _withheld(project, paths)
-    manifest = {"seed": seed, "chapters": {}}
-    answers = [f"# Homework answers (course seed {seed})", "",
-               "Keep this file to yourself. Each answer is for the parameters this course's notebooks ask with.", ""]
-    for path in paths:
-        nb = nbformat.read(path, as_version=4)
-        edition, exercises = course_edition(nb, path.stem, seed, withheld)
-        nbformat.write(nbformat.from_dict(edition), students / path.name)
-        if exercises:
-            manifest["chapters"][path.stem] = {"notebook": path.name, "exercises": exercises}
-            answers += [f"## {path.stem}", ""]
-            for item in exercises:
-                spec = EXERCISES[item["checker"]]
-                params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in item["params"].items())
-                answers.append(f"- Exercise {item['number']} ({item['points']} point{'s' * (item['points'] > 1)})"
-                               f"{' at ' + params if params else ''}: {_answer_text(spec, item['params'])}")
-            answers.append("")
+    withheld = edition.withheld_functions(project, paths)
+    chapters_read = [(path, nbformat.read(path, as_version=4)) for path in paths]
+    manifest: dict = {"format": 2, "key": key, "chapters": {}}
+    for path, nb in chapters_read:
+        if not edition.has_exercises(nb):
+            continue
+        entries = []
+        for exercise in editions.exercises(nb, path.stem):
+            spec = EXERCISES.get(exercise.checker)
+            if spec is None:
+                raise ValueError(f"{path.stem}, {exercise.name}: {exercise.checker} is not a registered exercise")
+            if exercise.prompt != spec.render().strip():
+                raise ValueError(f"{path.stem}, {exercise.name}: the chapter's prompt differs from the registry's "
+                                 f"({spec.name}); make them one text")
+            parts = [dict(part) for part in edition.PARTS[spec.kind]]
+            entry = {"name": exercise.name, "number": exercise.number, "answer": exercise.answer,
+                     "checker": exercise.checker, "kind": spec.kind, "parts": parts,
+                     "points": sum(p["points"] for p in parts)}
+            if roster is None:
+                entry["params"] = edition.plain(variant(key, "", path.stem, exercise.checker))
+            entries.append(entry)
+        manifest["chapters"][path.stem] = {"notebook": path.name, "title": f"Homework {path.stem[:2]}: {_heading(nb)}",
+                                           "exercises": entries}
+    if roster is not None:
+        manifest["students"] = {}
+        for student in roster:
+            numbers = {stem: {e["name"]: edition.plain(variant(key, student.id, stem, e["checker"]))
+                              for e in entry["exercises"]} for stem, entry in manifest["chapters"].items()}
+            manifest["students"][student.id] = {**student.as_dict(), "tag": tag(key, student.id), "params": numbers}
+
+    def write_edition(folder: Path, who: Student | None, practice: bool = False) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, nb in chapters_read:
+            entry = manifest["chapters"].get(path.stem, {"exercises": []})
+            if who is None:
+                numbers = {e["checker"]: e.get("params", {}) for e in entry["exercises"]}
+            else:
+                given = manifest["students"][who.id]["params"].get(path.stem, {})
+                numbers = {e["checker"]: given.get(e["name"], {}) for e in entry["exercises"]}
+            made = edition.course_edition(nb, path.stem, numbers, withheld, entry["exercises"],
+                                          student=who.id if who else "", tag=manifest["students"][who.id]["tag"] if who
+                                          else "", practice=practice)
+            nbformat.write(nbformat.from_dict(made), folder / path.name)
+
+    shared = students_dir / "notebooks"
+    write_edition(shared, None, practice=roster is not None)
+    for student in roster or []:
+        write_edition(students_dir / "by-student" / _folder_name(student.id), student)
+    _write_answers(instructor, manifest, roster)
     _private(instructor / "course.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
-    _private(instructor / "answers.md", "\n".join(answers))
+    if wheel:
+        installable(project, students_dir)
     if book:
         from ..publish.book_site import build_html
 
-        site = out / "students" / "book"
-        build_html(project, site, offline=offline, executed=students, repo=repo, hub=hub, branch=branch,
+        site = students_dir / "book"
+        build_html(project, site, offline=offline, executed=shared, repo=repo, hub=hub, branch=branch,
                    chapters=[path.stem for path in paths], work=out / ".book-sources")   # nothing but the book in students/
-        for leftover in (out / "students" / "jupyter_execute", site / "jupyter_execute", site / ".buildinfo"):
+        for leftover in (students_dir / "jupyter_execute", site / "jupyter_execute", site / ".buildinfo"):
             if leftover.is_dir():
                 shutil.rmtree(leftover)
             elif leftover.exists():
                 leftover.unlink()
-        _course_twins(students, site / "downloads")
+        _course_twins(shared, site / "downloads")
+        shutil.rmtree(out / ".book-sources", ignore_errors=True)
+    if roster is not None:
+        shutil.rmtree(shared)     # each student has their own; the book (and its downloads) keep the practice edition
     return out
+
+
+def _write_answers(instructor: Path, manifest: dict, roster: list[Student] | None) -> None:
+    """``answers.md`` (the class's homework) or, with a roster, ``answers.csv`` (a row per student and exercise)."""
+    from dpteach.exercises import EXERCISES
+
+    cache: dict = {}
+    if roster is None:
+        lines = ["# Homework answers", "", "Keep this file to yourself. Each answer is for the numbers this course's "
+                 "notebooks ask with.", ""]
+        for stem, entry in manifest["chapters"].items():
+            lines += [f"## {stem}", ""]
+            for item in entry["exercises"]:
+                spec = EXERCISES[item["checker"]]
+                params = edition.describe_params(item.get("params", {}))
+                lines.append(f"- Exercise {item['number']} ({item['points']} point{'s' * (item['points'] > 1)})"
+                             f"{' at ' + params if params else ''}: {_expected(cache, spec, item.get('params', {}))}")
+            lines.append("")
+        _private(instructor / "answers.md", "\n".join(lines))
+        return
+    table = io.StringIO()
+    writer = csv.writer(table)
+    writer.writerow(["id", "name", "chapter", "exercise", "numbers", "answer"])
+    for student in roster:
+        given = manifest["students"][student.id]["params"]
+        for stem, entry in manifest["chapters"].items():
+            for item in entry["exercises"]:
+                params = given[stem][item["name"]]
+                writer.writerow([student.id, student.name, stem, item["number"], edition.describe_params(params),
+                                 _expected(cache, EXERCISES[item["checker"]], params)])
+    _private(instructor / "answers.csv", table.getvalue())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dpteach.course assign", description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=None, help="the project's root (default: the current directory)")
-    parser.add_argument("--seed", type=int, default=None, help="the course's seed (default: a new one, recorded)")
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="a CSV of the students (id, name, email; an LMS's export): each gets numbers of their own")
+    parser.add_argument("--seed", default=None,
+                        help="the course's key, any text (default: 128 random bits, recorded); the same key rebuilds "
+                             "the same homework. Keep it as secret as the answers")
     parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
@@ -289,16 +271,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         project = Project(args.root)
+        roster = read_roster(args.roster) if args.roster else None
     except ValueError as error:
         parser.error(str(error))
-    out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
-                       chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
-                       branch=args.branch)
+    try:
+        out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
+                           chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
+                           branch=args.branch, roster=roster)
+    except ValueError as error:
+        parser.error(str(error))
     manifest = json.loads((out / "instructor" / "course.json").read_text(encoding="utf-8"))
     count = sum(len(c["exercises"]) for c in manifest["chapters"].values())
-    print(f"course seed {manifest['seed']}: {len(manifest['chapters'])} chapters of homework, {count} exercises")
-    print(f"  hand out: {out / 'students'}")
-    print(f"  keep:     {out / 'instructor'} (yours only: course.json, which the grader reads, and answers.md)")
+    who = f"{len(roster)} students, each with numbers of their own" if roster else "one set of numbers for the class"
+    print(f"course: {len(manifest['chapters'])} chapters of homework, {count} exercises; {who}")
+    print(f"  hand out: {out / 'students'}" + (" (by-student/<id>/: each student's own notebooks)" if roster else ""))
+    print(f"  keep:     {out / 'instructor'} (yours only: course.json, which the grader reads, and the answers)")
     return 0
 
 

@@ -1,5 +1,21 @@
-"""What grading writes: ``gradebook.csv`` (a row per student), ``feedback/<id>.html`` and ``.json`` (what each
-student reads), ``report.html`` (the class: what was right, the commonest named mistakes), the terminal's summary."""
+"""What grading writes for the record: the gradebooks, each student's records, the exports an LMS imports.
+
+In ``--out`` (``build/graded/``):
+
+* ``feedback/<id>.json``: every record of a student so far (a run replaces the chapters it grades, so
+  assignments and re-graded late work merge without losing a row), and ``feedback/<id>.html``, the page
+  the student reads (:mod:`dpteach.course.pages`);
+* ``gradebook.csv``: a row per student (with a roster: every student on it, a missing notebook 0 with its
+  reason), a column per exercise of the chapters graded so far; ``gradebook-<chapter>.csv``: one
+  assignment's;
+* ``canvas-<chapter>.csv`` and ``moodle-<chapter>.csv``: the assignment's totals as Canvas's and Moodle's
+  gradebook imports read them (:mod:`dpteach.course.exports`);
+* ``report.html``: the class at a glance; ``unmatched.csv``: this run's files that match no student.
+
+Every cell a spreadsheet would run as a formula is escaped. An instructor's changes go in an overrides
+file (``id,chapter,exercise,points,reason``; :func:`read_overrides`), applied whenever the gradebook is
+written, never to the stored records: ``python -m dpteach.course gradebook`` writes it again from them.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +24,11 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 
-#: What a spreadsheet reads as the start of a formula in a cell (OWASP, "CSV injection").
-FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe(value):
-    """A gradebook cell: text that a spreadsheet would run as a formula gets a leading ``'``; numbers as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA):
-        return "'" + value
-    return value
+from .exports import safe, write_exports
+from .manifest import points as exercise_points
+from .pages import class_report, feedback_page
 
 
 def relative_files(files: Sequence[str]) -> dict[str, str]:
@@ -38,38 +47,66 @@ def columns(manifest: dict, chapters=None) -> list[str]:
             if chapters is None or chapter in chapters for exercise in entry.get("exercises", [])]
 
 
-def write_results(records: Sequence[dict], manifest: dict, out: str | Path) -> Path:
-    """Merge this run into ``out``; write the gradebooks, the feedback and the report; the gradebook's path.
+# -- an instructor's overrides -----------------------------------------------------------------------
 
-    ``out`` keeps every student's records in ``feedback/<id>.json``: a run replaces a student's records
-    of the chapters it graded (and any unreadable one), and keeps the rest, so that grading chapter 05
-    after chapter 03, or re-grading late work, loses no row. Then ``gradebook.csv`` has one row per
-    student and a column per exercise of the chapters graded so far, ``gradebook-<chapter>.csv`` one
-    assignment's, ``feedback/<id>.html`` the page each student reads, ``report.html`` the class's.
+def read_overrides(path: str | Path, manifest: dict) -> dict[tuple[str, str, str], tuple[float, str]]:
+    """An overrides CSV: ``(id, chapter, exercise) → (points, reason)``, every row checked.
+
+    Columns ``id, chapter, exercise, points, reason``; ``chapter`` as its number (``03``) or name,
+    ``exercise`` as its number (``2``) or name (``exercise_2``); ``points`` from 0 to the exercise's
+    points (an LMS refuses more than an assignment's maximum); ``reason`` is shown to the student.
     """
-    out = Path(out)
-    feedback = out / "feedback"
-    feedback.mkdir(parents=True, exist_ok=True)
-    shown = relative_files([r["file"] for r in records])
-    new: dict[str, list[dict]] = {}
-    for record in records:
-        new.setdefault(record["id"], []).append(dict(record, file=shown[record["file"]]))
-    every = _stored(feedback)
-    for student, items in new.items():
-        chapters = {r["chapter"] for r in items} | {""}     # an unreadable notebook of before is replaced too
-        every[student] = [r for r in every.get(student, []) if r["chapter"] not in chapters] + items
-        name = _file_name(student)
-        (feedback / f"{name}.json").write_text(json.dumps(every[student], indent=1, ensure_ascii=False), encoding="utf-8")
-        (feedback / f"{name}.html").write_text(feedback_page(student, every[student]), encoding="utf-8")
-    merged = [r for student in sorted(every) for r in every[student]]
-    graded = [c for c in manifest["chapters"] if any(r["chapter"] == c for r in merged)]
-    gradebook = _write_gradebook(out / "gradebook.csv", merged, columns(manifest, graded))
-    for chapter in graded:
-        _write_gradebook(out / f"gradebook-{chapter}.csv", [r for r in merged if r["chapter"] == chapter],
-                         columns(manifest, [chapter]))
-    (out / "report.html").write_text(class_report(merged, manifest), encoding="utf-8")
-    return gradebook
+    path = Path(path)
+    try:
+        rows = list(csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines()))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"overrides {path} cannot be read: {error}") from None
+    needed = {"id", "chapter", "exercise", "points", "reason"}
+    if rows and not needed <= set(rows[0]):
+        raise ValueError(f"overrides {path} must have the columns {sorted(needed)} (got {sorted(rows[0])})")
+    students = manifest.get("students")
+    found = {}
+    for number, row in enumerate(rows, start=2):
+        where = f"overrides {path}, row {number}"
+        chapter = next((c for c in manifest["chapters"] if c == row["chapter"].strip()
+                        or c[:2] == row["chapter"].strip().zfill(2)), None)
+        if chapter is None:
+            raise ValueError(f"{where}: chapter must be one of the course's ({', '.join(manifest['chapters'])}), "
+                             f"got {row['chapter']!r}")
+        name = row["exercise"].strip()
+        name = name if name.startswith("exercise_") else f"exercise_{name}"
+        exercise = next((e for e in manifest["chapters"][chapter]["exercises"] if e["name"] == name), None)
+        if exercise is None:
+            raise ValueError(f"{where}: exercise must be one of {chapter}'s, like 2 or exercise_2 (got {row['exercise']!r})")
+        sid = row["id"].strip()
+        if students is not None and sid not in students:
+            raise ValueError(f"{where}: id must be a student on the roster (got {sid!r})")
+        try:
+            value = float(row["points"])
+        except ValueError:
+            raise ValueError(f"{where}: points must be a number (got {row['points']!r})") from None
+        possible = exercise_points(exercise)
+        if not 0 <= value <= possible:
+            raise ValueError(f"{where}: points must be in [0, {possible}] for {chapter} {name} (got {row['points']!r})")
+        found[(sid, chapter, name)] = (int(value) if value.is_integer() else value, row["reason"].strip())
+    return found
 
+
+def _overridden(record: dict, overrides: dict) -> dict:
+    mine = {name: change for (sid, chapter, name), change in overrides.items()
+            if sid == record["id"] and chapter == record.get("chapter")}
+    if not mine or not record.get("questions"):
+        return record
+    record = dict(record, questions=[dict(q) for q in record["questions"]])
+    for question in record["questions"]:
+        if question["exercise"] in mine:
+            question["points"], question["override"] = mine[question["exercise"]][0], mine[question["exercise"]][1] or "-"
+    total = sum(q["points"] for q in record["questions"])
+    record["total"] = int(total) if float(total).is_integer() else total
+    return record
+
+
+# -- writing a run -------------------------------------------------------------------------------------
 
 def _file_name(student: str) -> str:
     return re.sub(r"[^\w.-]", "_", student) or "_"
@@ -88,11 +125,69 @@ def _stored(feedback: Path) -> dict[str, list[dict]]:
     return found
 
 
-def _write_gradebook(path: Path, records: Sequence[dict], question_columns: list[str]) -> Path:
+def _missing(student: str, chapter: str, manifest: dict) -> dict:
+    from .manifest import possible
+    return {"id": student, "file": "", "chapter": chapter, "status": "missing", "reason": f"no notebook for {chapter}",
+            "questions": [], "total": 0, "possible": possible(manifest, chapter), "isolation": "", "cells": [],
+            "flags": [], "late": False}
+
+
+def write_results(records: Sequence[dict], manifest: dict, out: str | Path, overrides: dict | None = None) -> Path:
+    """Merge this run into ``out`` and write everything (see the module's docstring); the gradebook's path.
+
+    ``records`` of status ``unmatched`` (files that match no student on the roster) go to ``unmatched.csv``
+    and the report, never into a row. ``records`` may be empty: the gradebook is then written again from
+    the stored records (with ``overrides``).
+    """
+    out = Path(out)
+    feedback = out / "feedback"
+    feedback.mkdir(parents=True, exist_ok=True)
+    shown = relative_files([r["file"] for r in records])
+    matched = [dict(r, file=shown[r["file"]]) for r in records if r["status"] != "unmatched"]
+    unmatched = [dict(r, file=shown[r["file"]]) for r in records if r["status"] == "unmatched"]
+    every = _stored(feedback)
+    new: dict[str, list[dict]] = {}
+    for record in matched:
+        new.setdefault(record["id"], []).append(record)
+    for student, items in new.items():
+        chapters = {r["chapter"] for r in items} | {""}     # an unreadable notebook of before is replaced too
+        every[student] = [r for r in every.get(student, []) if r["chapter"] not in chapters] + items
+        (feedback / f"{_file_name(student)}.json").write_text(json.dumps(every[student], indent=1, ensure_ascii=False),
+                                                              encoding="utf-8")
+    stored = [r for student in sorted(every) for r in every[student]]
+    graded = [c for c in manifest["chapters"] if any(r["chapter"] == c for r in stored)]
+    roster = manifest.get("students")
+    if roster is not None:
+        for student in roster:
+            have = {r["chapter"] for r in every.get(student, [])}
+            every.setdefault(student, [])
+            every[student] = every[student] + [_missing(student, c, manifest) for c in graded if c not in have]
+    shown_records = {student: [_overridden(r, overrides or {}) for r in items] for student, items in every.items()}
+    for student, items in shown_records.items():
+        if new.get(student) or (roster is not None and student in roster) or overrides:
+            name = (roster or {}).get(student, {}).get("name", "")
+            (feedback / f"{_file_name(student)}.html").write_text(feedback_page(student, items, name), encoding="utf-8")
+    merged = [r for student in sorted(shown_records) for r in shown_records[student]]
+    gradebook = _write_gradebook(out / "gradebook.csv", merged, columns(manifest, graded), roster)
+    for chapter in graded:
+        rows = [r for r in merged if r["chapter"] == chapter]
+        _write_gradebook(out / f"gradebook-{chapter}.csv", rows, columns(manifest, [chapter]), roster)
+        write_exports(out, chapter, rows, manifest)
+    with open(out / "unmatched.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "id from its name", "chapter", "reason"])
+        for record in unmatched:
+            writer.writerow([safe(record["file"]), safe(record["id"]), record["chapter"], safe(record["reason"])])
+    (out / "report.html").write_text(class_report(merged, manifest, unmatched), encoding="utf-8")
+    return gradebook
+
+
+def _write_gradebook(path: Path, records: Sequence[dict], question_columns: list[str], roster: dict | None) -> Path:
     rows: dict[str, dict] = {}
     for record in records:
         row = rows.setdefault(record["id"], {"id": record["id"], "file": [], "chapter": [], "total": 0, "possible": 0,
-                                             "status": "ok", "reason": [], "isolation": set()})
+                                             "status": "ok", "reason": [], "isolation": set(), "late": False,
+                                             "flags": []})
         if record["chapter"] and record["chapter"] in row["chapter"]:
             row["status"] = "error"
             row["reason"].append(f"a second notebook for {record['chapter']} ({record['file']}) was not counted")
@@ -101,115 +196,29 @@ def _write_gradebook(path: Path, records: Sequence[dict], question_columns: list
         row["chapter"].append(record["chapter"])
         row["total"] += record["total"]
         row["possible"] += record["possible"]
+        row["late"] = row["late"] or bool(record.get("late"))
+        row["flags"] += record.get("flags", [])
         if record.get("isolation"):
             row["isolation"].add(record["isolation"])
-        if record["status"] != "ok":
-            row["status"] = "error"
+        if record["status"] == "error" or (record["status"] == "missing" and row["status"] == "ok"):
+            row["status"] = record["status"]
         if record["reason"]:
             row["reason"].append(record["reason"])
         for question in record["questions"]:
             row[f"{record['chapter']}:{question['exercise']}"] = question["points"]
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["id", "file", "chapter", *question_columns, "total", "possible", "status", "isolation",
-                         "reason"])
+        writer.writerow(["id", "name", "email", "file", "chapter", *question_columns, "total", "possible", "late", "flag",
+                         "status", "isolation", "reason"])
         for student in sorted(rows):
             row = rows[student]
+            person = (roster or {}).get(student, {})
             writer.writerow([safe(cell) for cell in (
-                row["id"], ";".join(row["file"]), ";".join(c for c in row["chapter"] if c),
-                *[row.get(column, 0) for column in question_columns],
-                row["total"], row["possible"], row["status"], ";".join(sorted(row["isolation"])), " | ".join(row["reason"]))])
+                row["id"], person.get("name", ""), person.get("email", ""), ";".join(f for f in row["file"] if f),
+                ";".join(c for c in row["chapter"] if c), *[row.get(column, 0) for column in question_columns],
+                row["total"], row["possible"], "late" if row["late"] else "", " | ".join(row["flags"]), row["status"],
+                ";".join(sorted(row["isolation"])), " | ".join(row["reason"]))])
     return path
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-body {{ font: 18px/1.5 system-ui, sans-serif; max-width: 50rem; margin: 1.5rem auto; padding: 0 1rem; color: #1a1a1a; }}
-h1 {{ font-size: 1.6rem; }} h2 {{ font-size: 1.25rem; margin-top: 2rem; }}
-table {{ border-collapse: collapse; width: 100%; }}
-th, td {{ text-align: left; vertical-align: top; padding: .5rem; border-bottom: 1px solid #ccc; }}
-.points {{ white-space: nowrap; font-weight: bold; }} .right {{ color: #1b6e20; }} .wrong {{ color: #a4161a; }}
-.count {{ font-weight: normal; color: #444; }} h3 {{ font-size: 1.05rem; margin: 1.5rem 0 .25rem; }}
-.note {{ background: #fff4d6; padding: .5rem .75rem; border-left: 4px solid #d9a400; }}
-code {{ font-size: .95em; overflow-wrap: anywhere; }}
-@media (max-width: 40rem) {{
-  tr.head {{ display: none; }} tr {{ display: block; border-bottom: 1px solid #ccc; padding: .5rem 0; }}
-  td {{ display: block; border: none; padding: .15rem 0; }} td.points {{ display: inline-block; margin-right: 1rem; }}
-}}
-</style></head><body>
-<h1>{title}</h1>
-{body}
-</body></html>
-"""
-
-
-def feedback_page(student: str, records: Sequence[dict]) -> str:
-    """One page a student reads (no kernel, no script): per notebook, each question's points and message,
-    the cells that raised, why anything scored 0. Every text from a submission is escaped."""
-    body = []
-    for record in records:
-        chapter = record.get("chapter") or "(chapter not known)"
-        body.append(f"<h2>{escape(chapter)}: {record['total']} / {record['possible']} points</h2>")
-        body.append(f"<p>File: <code>{escape(str(record.get('file', '')))}</code></p>")
-        if record.get("reason"):
-            body.append(f'<p class="note">{escape(record["reason"])}</p>')
-        if record.get("questions"):
-            body.append('<table><tr class="head"><th>exercise</th><th>points</th><th>what the checker says</th></tr>')
-            for question in record["questions"]:
-                kind = "right" if question["points"] == question["possible"] else "wrong"
-                said = escape(str(question.get("message", "")))
-                if question.get("strict") and question.get("correct") is True:   # the hand point counts only then
-                    said += "<br>" + escape(str(question["strict"]))
-                body.append(f'<tr><td class="points">{escape(str(question["exercise"]).replace("_", " ").capitalize())}</td>'
-                            f'<td class="points {kind}">{question["points"]} / {question["possible"]}</td><td>{said}</td></tr>')
-            body.append("</table>")
-        for cell in record.get("cells", []):
-            body.append(f"<p>Cell {cell['cell']} raised: <code>{escape(str(cell['error']))}</code></p>")
-    return _PAGE.format(title=escape(f"Feedback for {student}"), body="\n".join(body))
-
-
-def _gist(message: str) -> str:
-    """A message with its numbers left out: one named mistake, whatever case or value it was seen with."""
-    return re.sub(r"−?-?\d[\d.,·⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*", "…", message).strip()[:200]
-
-
-def class_report(records: Sequence[dict], manifest: dict) -> str:
-    """A page for the instructor: per exercise, how many got it right, and the most common named mistakes
-    with their counts (what to teach again), with a bar per exercise (inline SVG: no script, no network)."""
-    body = []
-    for chapter, entry in manifest["chapters"].items():
-        graded = [r for r in records if r.get("chapter") == chapter]
-        if not graded:
-            continue
-        readable = [r for r in graded if r.get("questions")]
-        body.append(f"<h2>{escape(chapter)}: {len(graded)} notebooks, {len(readable)} graded</h2>")
-        for exercise in entry.get("exercises", []):
-            answers = [q for r in readable for q in r["questions"] if q["exercise"] == exercise["name"]]
-            right = sum(q["points"] == q["possible"] for q in answers)
-            blank = sum(q.get("correct") is None for q in answers)
-            share = right / len(answers) if answers else 0.0
-            title = exercise["name"].replace("_", " ").capitalize()
-            body.append(f'<h3>{escape(title)} <span class="count">{right} of {len(answers)} right ({share:.0%}), '
-                        f'{blank} not answered</span></h3>')
-            body.append(f'<svg width="100%" height="18" viewBox="0 0 100 6" preserveAspectRatio="none" role="img" '
-                        f'aria-label="{share:.0%} right"><rect width="100" height="6" fill="#e6e6e6"/>'
-                        f'<rect width="{100 * share:.2f}" height="6" fill="#1b6e20"/></svg>')
-            mistakes: dict[str, list] = {}
-            for q in answers:
-                if q.get("correct") is False and q.get("message"):
-                    mistakes.setdefault(_gist(q["message"]), []).append(q["message"])
-            if mistakes:
-                body.append("<table><tr class=\"head\"><th>students</th><th>what the checker said (an example)</th></tr>")
-                for seen in sorted(mistakes.values(), key=lambda seen: (-len(seen), seen[0]))[:5]:
-                    body.append(f'<tr><td class="points">{len(seen)}</td><td>{escape(seen[0])}</td></tr>')
-                body.append("</table>")
-    unreadable = [r for r in records if not r.get("questions")]
-    if unreadable:
-        body.append(f"<h2>Not graded: {len(unreadable)}</h2><ul>" + "".join(
-            f"<li>{escape(r['id'])}: {escape(r['reason'])}</li>" for r in sorted(unreadable, key=lambda r: r["id"])) + "</ul>")
-    return _PAGE.format(title="The class: what was right, what to teach again", body="\n".join(body))
 
 
 def summary(records: Sequence[dict], seconds: float) -> str:
@@ -217,13 +226,18 @@ def summary(records: Sequence[dict], seconds: float) -> str:
     width = max([len(r["id"]) for r in records] + [7])
     lines = [f"{'student':<{width}}  {'chapter':<28} {'points':>7}  status  reason", "-" * (width + 60)]
     for r in sorted(records, key=lambda r: r["id"]):
-        reason = r["reason"] if len(r["reason"]) <= 70 else r["reason"][:67] + "..."
+        reason = "; ".join(([r["reason"]] if r["reason"] else []) + list(r.get("flags", [])))
+        reason = reason if len(reason) <= 70 else reason[:67] + "..."
         lines.append(f"{r['id']:<{width}}  {r['chapter'][:28]:<28} {r['total']:>3}/{r['possible']:<3}  {r['status']:<6}  {reason}")
-    errors = sum(r["status"] != "ok" for r in records)
+    errors = sum(r["status"] == "error" for r in records)
+    unmatched = sum(r["status"] == "unmatched" for r in records)
+    flagged = sum(bool(r.get("flags")) for r in records)
     isolations = {r.get("isolation") for r in records if r.get("isolation")}
     where = ("each in a bubblewrap sandbox" if isolations == {"bubblewrap"} else
              "WITHOUT A SANDBOX (--unsafe: only for files you trust)" if isolations == {"none"} else
              f"isolation: {', '.join(sorted(isolations)) or 'none ran'}")
     lines.append(f"{len(records)} notebooks graded in {seconds:.1f} s ({seconds / max(1, len(records)):.2f} s each), "
-                 f"{where}; {errors} could not be graded (0 points, reason above)")
+                 f"{where}; {errors} could not be graded (0 points, reason above)"
+                 + (f"; {flagged} flagged" if flagged else "") + (f"; {unmatched} match no student (unmatched.csv)"
+                                                                    if unmatched else ""))
     return "\n".join(lines)

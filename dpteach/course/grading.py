@@ -71,8 +71,9 @@ from typing import Any
 from . import sandbox
 from .functions import SandboxedFunction
 from .gradebook import columns, summary, write_results
+from .identity import flags, identify
 from .inside import READY
-from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, lateness, load_manifest, points, student_id
+from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, lateness, load_manifest, params_for, parts, points, student_id
 from .manifest import possible as chapter_possible
 from .reading import GradingError, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
 
@@ -212,16 +213,27 @@ def _originals(names: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Options, before: int | None = None) -> dict:
-    """One question's points and messages (a function answer is read from the cells numbered below ``before``)."""
+def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Options, before: int | None = None,
+                   params: dict | None = None) -> dict:
+    """One question's points, part by part, and its messages, at ``params`` (the student's numbers; the
+    exercise's own without); a function answer is read from the cells numbered below ``before``."""
     function = checker(exercise["checker"])
-    params = dict(exercise.get("params", {}))
+    params = dict(exercise.get("params", {}) if params is None else params)
+    scored = parts(exercise)
     possible = points(exercise)
     result = {"exercise": exercise["name"], "answer": exercise["answer"], "kind": exercise["kind"],
-              "possible": possible, "points": 0}
+              "possible": possible, "points": 0, "parts": [dict(part, earned=0) for part in scored]}
+
+    def earn(*given: bool) -> None:
+        for part, got in zip(result["parts"], given):
+            part["earned"] = part["points"] if got else 0
+        total = sum(part["earned"] for part in result["parts"])
+        result["points"] = int(total) if float(total).is_integer() else total
+
     if exercise["kind"] != "function":
         correct, message = _verdict(function, answers.get(exercise["answer"]), params)
-        result.update(points=possible if correct else 0, correct=correct, message=message)
+        result.update(correct=correct, message=message)
+        earn(bool(correct))
         return result
     try:
         source = function_source(notebook, exercise["answer"], before)
@@ -241,41 +253,55 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
     forbidden = forbidden_names(exercise["checker"])
     sandboxed = SandboxedFunction(source, exercise["answer"], time_limit=options.function_timeout,
                                   memory_mb=min(options.memory_mb, 2048), forbidden=forbidden,
-                                  isolation=options.isolation)
+                                  isolation=options.isolation, allow_library=True)
     correct, message = _verdict(function, sandboxed, params)
     forbidden = forbidden_names(exercise["checker"], sandboxed)
     route = library_route(source, forbidden, _originals(forbidden))
     strict = (f"{route}: this exercise asks you to write it yourself, with numpy and math only (no dpteach, no "
               "other library's sampler).") if route else "written by hand: numpy and math only."
-    checker_point, strict_point = (1, possible - 1) if possible > 1 else (possible, 0)
-    result.update(points=(checker_point if correct else 0) + (strict_point if correct and not route else 0),
-                  correct=correct, message=message, strict=strict)
+    result.update(correct=correct, message=message, strict=strict)
+    earn(bool(correct), bool(correct) and not route)
     return result
 
 
 def grade_submission(path: str | Path, manifest: dict, options: Options = Options()) -> dict:
-    """Grade one notebook; never raises for anything the submission does."""
+    """Grade one notebook; never raises for anything the submission does.
+
+    With a roster, a file that matches no student on it (:func:`dpteach.course.identity.identify`) is not
+    run: its record has status ``unmatched`` and says what the file's name gave.
+    """
     path = Path(path)
     started = time.monotonic()
-    record = {"id": student_id(path, manifest, options.pattern), "file": str(path), "chapter": "", "status": "ok", "reason": "",
-              "questions": [], "total": 0, "possible": 0, "isolation": options.isolation, "cells": []}
+    sid, on_roster = identify(path, manifest, options.pattern)
+    late = lateness(path, options.pattern)
+    record = {"id": sid, "file": str(path), "chapter": "", "status": "ok", "reason": "", "questions": [], "total": 0,
+              "possible": 0, "isolation": options.isolation, "cells": [], "flags": [], "late": bool(late)}
     try:
         notebook = read_notebook(path)
         record["chapter"] = chapter = chapter_of(notebook, path, manifest)
-        exercises = manifest["chapters"][chapter].get("exercises", [])
         record["possible"] = chapter_possible(manifest, chapter)
+        if not on_roster:
+            made_for = notebook.get("metadata", {}).get("dpteach", {})
+            made_for = made_for.get("student") if isinstance(made_for, dict) else None
+            record.update(status="unmatched", isolation="", reason=(
+                f"not graded: {sid!r} (from the file's name) is on no row of the roster; rename the file after its "
+                f"student's id and grade it again" + (f" (the notebook says it was made for {made_for!r})"
+                                                      if isinstance(made_for, str) and made_for else "")),
+                          seconds=round(time.monotonic() - started, 2))
+            return record
+        exercises = manifest["chapters"][chapter].get("exercises", [])
+        record["flags"] = flags(notebook, sid, manifest, chapter)
         notes = tampering(notebook)
         run = execute(notebook, [e["answer"] for e in exercises if e["kind"] != "function"], options)
         record["cells"] = [{"cell": number, "error": error} for number, error in run.errors]
-        record["questions"] = [grade_exercise(exercise, run.answers, notebook, options, run.stopped_at)
-                               for exercise in exercises]
-        record["total"] = sum(q["points"] for q in record["questions"])
+        record["questions"] = [grade_exercise(exercise, run.answers, notebook, options, run.stopped_at,
+                                              params_for(manifest, sid, chapter, exercise)) for exercise in exercises]
+        total = sum(q["points"] for q in record["questions"])
+        record["total"] = int(total) if float(total).is_integer() else total
         reasons = [run.stopped] if run.stopped else []
         if notes:
             reasons.append("tampering with the grader seen (no effect on the verdicts): " + "; ".join(notes))
-        late = lateness(path, options.pattern)
         record["reason"] = "; ".join(([late] if late else []) + reasons)
-        record["late"] = bool(late)
     except GradingError as error:
         record.update(status="error", reason=str(error), total=0)
         if not record["chapter"]:     # unreadable: its chapter from the file name, so its points still count as possible
@@ -288,6 +314,8 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = Option
         raise
     except Exception as error:   # the grader's own failure on this file: still a row, never the batch's end
         record.update(status="error", reason=f"the grader failed on this file: {type(error).__name__}: {error}", total=0)
+    if not on_roster and record["status"] == "error":     # an unreadable file of no one on the roster: listed, no row
+        record.update(status="unmatched", reason=f"{sid!r} is on no row of the roster; and {record['reason']}")
     record["seconds"] = round(time.monotonic() - started, 2)
     return record
 
@@ -380,8 +408,39 @@ def _context():
 
 
 def _lost(path: Path, manifest: dict, options: Options, reason: str) -> dict:
-    return {"id": student_id(Path(path), manifest, options.pattern), "file": str(path), "chapter": "", "status": "error",
-            "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": []}
+    sid, on_roster = identify(Path(path), manifest, options.pattern)
+    return {"id": sid, "file": str(path), "chapter": "", "status": "error" if on_roster else "unmatched",
+            "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": [],
+            "flags": [], "late": False}
+
+
+def load_overrides(path: str | None, course: str | Path, manifest: dict) -> dict:
+    """The instructor's overrides: from ``path``, else ``overrides.csv`` beside the course file if it exists."""
+    from .gradebook import read_overrides
+    default = Path(course).parent / "overrides.csv"
+    if path is None and not default.exists():
+        return {}
+    return read_overrides(path or default, manifest)
+
+
+def rewrite(argv: Sequence[str] | None = None) -> int:
+    """``python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides F]``: write the
+    gradebooks, exports, pages and report again from the stored records (after changing overrides), grading nothing."""
+    parser = argparse.ArgumentParser(prog="python -m dpteach.course gradebook", description=rewrite.__doc__.split(":")[0])
+    parser.add_argument("--course", required=True, help="the course manifest (build/course/instructor/course.json)")
+    parser.add_argument("--out", default="build/graded", help="the folder a grading run wrote (gradebook.csv, feedback/)")
+    parser.add_argument("--overrides", default=None, help="a CSV id,chapter,exercise,points,reason (default: "
+                                                          "overrides.csv beside the course file)")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        manifest = load_manifest(args.course)
+        overrides = load_overrides(args.overrides, args.course, manifest)
+    except ValueError as error:
+        parser.error(str(error))
+    if not (Path(args.out) / "feedback").is_dir():
+        parser.error(f"--out {args.out} holds no graded records (feedback/): grade first")
+    print(f"wrote {write_results([], manifest, args.out, overrides)} ({len(overrides)} overrides)")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -410,6 +469,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "as nbgrader's zip_collect; by default Canvas's and Moodle's bulk-download names are read")
     parser.add_argument("--figures", action="store_true",
                         help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
+    parser.add_argument("--overrides", default=None,
+                        help="a CSV of your changes (id,chapter,exercise,points,reason), applied to the gradebook "
+                             "(default: overrides.csv beside the course file, if there is one)")
     args = parser.parse_args(argv)
     for name, value, low in (("--jobs", args.jobs, 1), ("--timeout", args.timeout, 1), ("--memory", args.memory, 256),
                              ("--function-timeout", args.function_timeout, 1), ("--cell-timeout", args.cell_timeout, 1)):
@@ -426,6 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         manifest = load_manifest(args.course)
         paths = find_submissions(args.submissions)
+        overrides = load_overrides(args.overrides, args.course, manifest)
     except ValueError as error:
         parser.error(str(error))
     if not paths:
@@ -442,7 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"not graded: {error}", file=sys.stderr)
         return 3
     took = time.monotonic() - started
-    gradebook = write_results(records, manifest, args.out)
+    gradebook = write_results(records, manifest, args.out, overrides)
     print(summary(records, took))
     print(f"wrote {gradebook} and {Path(args.out) / 'feedback'}/")
     return 0

@@ -24,7 +24,8 @@ KINDS = ("value", "choice", "function")
 # -- the course manifest ----------------------------------------------------------------------
 
 def load_manifest(path: str | Path) -> dict:
-    """The course manifest, checked: every exercise has a known kind, points, and a checker dpteach has."""
+    """The course manifest, checked: every exercise has a known kind, parts with points, and a checker
+    dpteach has; with a roster, every student has numbers for every exercise."""
     try:
         manifest = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
@@ -32,6 +33,9 @@ def load_manifest(path: str | Path) -> dict:
     chapters = manifest.get("chapters") if isinstance(manifest, dict) else None
     if not isinstance(chapters, dict) or not chapters:
         raise ValueError(f"course manifest {path}: 'chapters' must be a non-empty object")
+    students = manifest.get("students")
+    if students is not None and (not isinstance(students, dict) or not students):
+        raise ValueError(f"course manifest {path}: 'students' must be a non-empty object when given (the roster)")
     for chapter, entry in chapters.items():
         for exercise in entry.get("exercises", []):
             where = f"course manifest {path}, {chapter}/{exercise.get('name')}"
@@ -41,13 +45,60 @@ def load_manifest(path: str | Path) -> dict:
                 raise ValueError(f"{where}: answer must be a Python name (got {exercise.get('answer')!r})")
             if not isinstance(exercise.get("params", {}), dict):
                 raise ValueError(f"{where}: params must be an object (got {exercise.get('params')!r})")
+            try:
+                parts(exercise)
+            except (TypeError, ValueError, KeyError) as error:
+                raise ValueError(f"{where}: {error}") from None
             checker(exercise["checker"])
+            for student, record in (students or {}).items():
+                given = record.get("params", {}).get(chapter, {}).get(exercise["name"]) if isinstance(record, dict) else None
+                if not isinstance(given, dict):
+                    raise ValueError(f"{where}: student {student!r} has no numbers for it (params.{chapter}."
+                                     f"{exercise['name']} must be an object)")
     return manifest
 
 
-def points(exercise: dict) -> int:
-    """An exercise's points: as the manifest says, else 2 for a function and 1 for a value or a choice."""
-    return int(exercise.get("points", 2 if exercise["kind"] == "function" else 1))
+#: An exercise's parts when the course file lists none: 1 point for a number or a letter; for a function,
+#: 1 for passing its hidden cases and the rest for writing it by hand once they pass.
+def parts(exercise: dict) -> list[dict]:
+    """An exercise's parts, each ``{"part": what, "points": n}`` (n ≥ 0), as the course file says, else by kind.
+
+    A number or a letter has one part; a function has one or two: passing its hidden cases, and (given
+    only with the first) writing it by hand with numpy and math only.
+    """
+    listed = exercise.get("parts")
+    if listed is None:
+        total = exercise.get("points", 2 if exercise["kind"] == "function" else 1)
+        if exercise["kind"] != "function":
+            return [{"part": "the answer", "points": total}]
+        return [{"part": "passing its hidden cases", "points": min(1, total)},
+                {"part": "writing it by hand (numpy and math only) once they pass", "points": max(0, total - 1)}]
+    allowed = 2 if exercise["kind"] == "function" else 1
+    if not isinstance(listed, list) or not 1 <= len(listed) <= allowed:
+        raise ValueError(f"parts must be a list of 1{' or 2' * (allowed == 2)} parts for a {exercise['kind']} "
+                         f"exercise (got {listed!r})")
+    for part in listed:
+        value = part.get("points") if isinstance(part, dict) else None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value != value:
+            raise ValueError(f"each part's points must be a number ≥ 0 (got {part!r})")
+    if "points" in exercise and exercise["points"] != sum(p["points"] for p in listed):
+        raise ValueError(f"points must be the sum of the parts' points ({sum(p['points'] for p in listed)}), "
+                         f"got {exercise['points']!r}: change the parts")
+    return [dict(part) for part in listed]
+
+
+def points(exercise: dict) -> float:
+    """An exercise's points: the sum of its parts' (see :func:`parts`)."""
+    total = sum(part["points"] for part in parts(exercise))
+    return int(total) if float(total).is_integer() else total
+
+
+def params_for(manifest: dict, student: str | None, chapter: str, exercise: dict) -> dict:
+    """The numbers ``student`` was asked ``exercise`` at: theirs with a roster, the class's without."""
+    students = manifest.get("students")
+    if students is None:
+        return dict(exercise.get("params", {}))
+    return dict(students[student]["params"][chapter][exercise["name"]])
 
 
 def possible(manifest: dict, chapter: str) -> int:

@@ -82,9 +82,11 @@ from .sensitivity import (
     check_my_l1_sensitivity,
 )
 from .sparse_variants import check_unnoised_threshold_ratio
+from .variants import homework
 
 __all__ = [
     "EXERCISES",
+    "homework",
     "ExerciseSpec",
     "exercise",
     "run_in_process",

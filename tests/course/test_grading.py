@@ -138,11 +138,14 @@ def test_typical_mistakes_get_the_checkers_own_message(graded):
     assert _question(record, "exercise_4")["message"] == in_process.message
 
 
-def test_a_function_reaching_what_it_should_write_scores_nothing(graded):
+def test_a_function_reaching_what_it_should_write_gets_the_cases_point_only(graded):
+    """Its hidden cases pass (1 point, the first part); it is not written by hand (the second part, 0)."""
     records, _ = graded
     question = _question(records["forbidden"], "exercise_4")
-    assert question["points"] == 0 and "laplace_accuracy_bound" in question["message"] + question["strict"]
-    assert records["forbidden"]["total"] == 2    # the two values are right
+    assert question["points"] == 1 and question["correct"] is True
+    assert [part["earned"] for part in question["parts"]] == [1, 0]
+    assert "laplace_accuracy_bound" in question["strict"]
+    assert records["forbidden"]["total"] == 3    # and the two values are right
 
 
 @pytest.mark.parametrize("name", ["checkers", "feedback", "modules", "files", "sandbox"])
@@ -183,7 +186,8 @@ def test_the_gradebook_has_a_row_per_student_and_a_column_per_question(graded):
     with open(gradebook, newline="") as handle:
         rows = list(csv.DictReader(handle))
     questions = [f"{CHAPTER}:exercise_1", f"{CHAPTER}:exercise_2", f"{CHAPTER}:exercise_4"]
-    assert list(rows[0]) == ["id", "file", "chapter", *questions, "total", "possible", "status", "isolation", "reason"]
+    assert list(rows[0]) == ["id", "name", "email", "file", "chapter", *questions, "total", "possible", "late", "flag",
+                             "status", "isolation", "reason"]
     assert {row["isolation"] for row in rows if row["id"] != "truncated"} == {"bubblewrap"}
     assert sorted(row["id"] for row in rows) == sorted(records)
     by_id = {row["id"]: row for row in rows}
@@ -236,7 +240,7 @@ def test_the_class_report_counts_what_was_right_and_the_named_mistakes(graded):
 
 
 def test_mistakes_that_differ_only_in_their_numbers_are_counted_as_one():
-    from dpteach.course.gradebook import _gist
+    from dpteach.course.pages import _gist
     assert _gist("case 2 of 7 gave 11.5129, which is not right.") == _gist("case 3 of 7 gave −0.25, which is not right.")
     assert _gist("you used log10.") != _gist("you forgot to divide by ε.")
 
@@ -265,7 +269,7 @@ def test_assignments_and_regrades_are_merged_into_one_gradebook_without_losing_r
     assert (rows["blank"]["total"], rows["blank"]["possible"], rows["blank"]["status"]) == ("4", "4", "ok")
     with open(tmp_path / "graded" / f"gradebook-{other}.csv", newline="") as handle:
         (row,) = list(csv.DictReader(handle))
-    assert row["id"] == "right" and list(row)[3:5] == [f"{other}:exercise_1", "total"]
+    assert row["id"] == "right" and list(row)[5:7] == [f"{other}:exercise_1", "total"]
 
 
 def test_a_second_notebook_for_the_same_chapter_is_not_counted_twice(graded, tmp_path):

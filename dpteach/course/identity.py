@@ -1,0 +1,95 @@
+"""Whose a submission is, and whether the notebook was made for them.
+
+**Who handed it in** comes from where the file is, never from what it says about itself (a notebook's
+metadata can be copied with the notebook): the file's name, its folder's, an LMS's bulk-download name,
+or ``--pattern`` (:func:`dpteach.course.manifest.student_id`). With a roster, that id is looked up in
+it: as a roster id, as an email, and (a Moodle download names students by their full name and a
+participant number of the assignment's own, not their id) as a name that only one student has. A file
+that matches no student is listed, never graded into someone's row.
+
+**Whose numbers it holds.** A roster's notebook records whose it is and a mark of it
+(:func:`dpteach.exercises.variants.tag`, an HMAC under the course's key), and registers its numbers in
+its first code cell. A notebook whose mark or numbers are not its submitter's is flagged in the
+gradebook (another student's notebook, one of an earlier course, lines deleted) and still graded at its
+submitter's own numbers: a flag says why a grade may be low, and lets the instructor look.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .edition import plain, read_homework_line
+from .manifest import lms_match, student_id
+from .roster import name_key, name_keys
+
+
+def roster_index(manifest: dict) -> dict[str, dict[str, str]]:
+    """Lookups from what a file name may hold to a roster id: ``id``, ``email``, ``name`` (unique names only)."""
+    students = manifest.get("students") or {}
+    names: dict[str, set[str]] = {}
+    for sid, record in students.items():
+        for key in name_keys(record.get("name", "")):
+            names.setdefault(key, set()).add(sid)
+    return {"id": {sid: sid for sid in students},
+            "email": {r["email"].lower(): sid for sid, r in students.items() if r.get("email")},
+            "name": {key: next(iter(ids)) for key, ids in names.items() if len(ids) == 1}}
+
+
+def identify(path: Path, manifest: dict, pattern: str = "", index: dict | None = None) -> tuple[str, bool]:
+    """(the student's id, whether it is on the roster): without a roster, the file's id and True."""
+    raw = student_id(path, manifest, pattern)
+    if manifest.get("students") is None:
+        return raw, True
+    index = index or roster_index(manifest)
+    if raw in index["id"]:
+        return raw, True
+    if raw.lower() in index["email"]:
+        return index["email"][raw.lower()], True
+    matched = lms_match(path, pattern)
+    name = matched[1].get("name") if matched else None
+    for key in ([name_key(name)] if name else []) + [name_key(raw)]:
+        if key and key in index["name"]:
+            return index["name"][key], True
+    return raw, False
+
+
+def expected_numbers(manifest: dict, student: str | None, chapter: str) -> dict[str, dict]:
+    """The numbers a notebook made for ``student`` registers (checker → parameters), as plain data."""
+    from .manifest import params_for
+    numbers = {}
+    for exercise in manifest["chapters"][chapter].get("exercises", []):
+        params = params_for(manifest, student, chapter, exercise)
+        if params:
+            numbers[exercise["checker"]] = plain(params)
+    return numbers
+
+
+def flags(notebook: dict, student: str, manifest: dict, chapter: str) -> list[str]:
+    """Why this notebook may not be the one made for ``student`` (empty when it is)."""
+    found = []
+    students = manifest.get("students")
+    meta = notebook.get("metadata", {}).get("dpteach", {})
+    meta = meta if isinstance(meta, dict) else {}
+    if students is not None and student in students:
+        mark = meta.get("variant")
+        owners = [sid for sid, record in students.items() if record.get("tag") == mark] if mark else []
+        if owners and owners[0] != student:
+            found.append(f"this notebook was made for another student ({owners[0]})")
+        elif mark and not owners:
+            found.append("this notebook was made for another course (or an earlier year's): its mark is none of "
+                         "this roster's")
+        elif not mark:
+            found.append("this notebook has no mark of whose it is (not the notebook handed out to this student?)")
+    registered = read_homework_line(notebook)
+    wanted = expected_numbers(manifest, student, chapter)
+    if wanted and registered is None:
+        found.append("its homework lines (first code cell) are missing or changed: its checks did not judge at this "
+                     "student's numbers")
+    elif wanted and registered != wanted:
+        if students is not None:
+            others = [sid for sid in students if sid != student and expected_numbers(manifest, sid, chapter) == registered]
+            whose = f"those of {others[0]}" if others else "those of no student on this roster"
+        else:
+            whose = "not this course's"
+        found.append(f"its homework numbers are not this student's: {whose}")
+    return found

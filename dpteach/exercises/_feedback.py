@@ -1,0 +1,221 @@
+"""Verdicts: :class:`Feedback`, numeric answers judged at a stated precision with their known mistakes named,
+and multiple-choice questions (whose options a homework may shuffle).
+
+Every numeric answer is judged by one precision rule, stated in its prompt: right to n significant figures
+(:func:`tolerance`), or exact for whole numbers. A wrong answer is compared with the answers that the usual
+mistakes produce (log10 for ln, forgetting to divide by ε, the variance b² for 2b², …), so the feedback can
+name the mistake instead of only saying "incorrect". A wrong message never prints the expected value.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+import numbers
+from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+PLACEHOLDER = "Not answered yet: replace ... (or None) with your answer and run the cell again."
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The verdict on one answer: correct (True), wrong (False) or not answered yet (None)."""
+
+    correct: bool | None
+    message: str
+
+    def __repr__(self) -> str:
+        mark = {True: "✅ Correct", False: "❌ Not quite", None: "✏️ Your turn"}[self.correct]
+        return f"{mark}: {self.message}"
+
+    def __bool__(self) -> bool:
+        return bool(self.correct)
+
+    def _repr_html_(self) -> str:
+        colour = {True: "#009E73", False: "#D55E00", None: "#0072B2"}[self.correct]
+        return (f"<div style='border-left:6px solid {colour};padding:6px 12px;margin:4px 0;"
+                f"background:{colour}14'>{html.escape(repr(self))}</div>")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A wrong answer that a known mistake produces, and what to tell the student who gives it.
+
+    ``value`` is computed the wrong way by the checker (e.g. with ``math.log10`` where the
+    theorem has ``ln``); ``message`` names the mistake without giving the right answer away.
+    """
+
+    value: float
+    message: str
+
+
+def _looks_numeric(text: str) -> bool:
+    try:
+        float(text.strip().replace("_", ""))
+    except ValueError:
+        return False
+    return True
+
+
+def as_number(answer) -> float | None | Feedback:
+    """The answer as a finite float; None if not answered yet; a ❌ Feedback if it is no number."""
+    if answer is None or answer is Ellipsis:
+        return None
+    if isinstance(answer, str) and _looks_numeric(answer):
+        return Feedback(False, f"the answer should be a number, and {answer!r} is text (in quotes): write the "
+                               "number itself, without quotes, and run the cell again.")
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        return Feedback(False, f"the answer should be a number, got {answer!r}.")
+    value = float(answer)
+    if not math.isfinite(value):
+        return Feedback(False, f"the answer should be a finite number, got {answer!r}.")
+    return value
+
+
+def tolerance(expected: float, figures: int) -> float:
+    """Half a unit in the ``figures``-th significant figure of ``expected``, plus float slack.
+
+    An answer is right to n significant figures iff |answer − expected| ≤ tolerance(expected, n):
+    ½·10^(floor(log10|expected|) − n + 1), so 23 is right to 3 figures for 23.03 (½·10^(1 − 3 + 1)
+    = 0.05). The slack, 10⁻¹² relative, absorbs floating-point rounding of the expected value.
+    """
+    size = abs(float(expected))
+    if size == 0:
+        return 1e-12
+    exponent = math.floor(math.log10(size))
+    if 10.0 ** (exponent + 1) <= size:     # log10 rounded down across a power of ten
+        exponent += 1
+    elif 10.0 ** exponent > size:
+        exponent -= 1
+    return 0.5 * 10.0 ** (exponent - figures + 1) + 1e-12 * size
+
+
+def _agrees(value: float, expected: float, figures: int | None) -> bool:
+    if figures is None:
+        return math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12)
+    return abs(value - expected) <= tolerance(expected, figures)
+
+
+#: Recorders of the comparisons made while they are active (see :func:`recording`).
+_RECORDERS: list[list[dict]] = []
+
+
+@contextmanager
+def recording():
+    """Collect what every :func:`compare` called inside the block was given.
+
+    Yields a list that receives, per call, ``{"expected": …, "figures": …, "mistakes": [...]}``.
+    :class:`ExerciseSpec` uses it to read an exercise's expected value and known mistakes at any
+    parameters without repeating the checker's arithmetic.
+    """
+    calls: list[dict] = []
+    _RECORDERS.append(calls)
+    try:
+        yield calls
+    finally:
+        _RECORDERS.remove(calls)
+
+
+def compare(answer, expected: float, why: str, hint: str, figures: int | None = None,
+            mistakes: Iterable[Mistake] = ()) -> Feedback:
+    """✅ with ``why`` if ``answer`` agrees with ``expected`` to ``figures`` significant figures.
+
+    The precision rule (one for every exercise): with ``figures = n`` an answer is right iff
+    |answer − expected| ≤ ½·10^(floor(log10|expected|) − n + 1) (see :func:`tolerance`). An answer
+    right to n − 1 figures but not n is told so ("close … give more digits") and never gets a
+    mistake's diagnosis. ``figures = None`` asks for an exact answer (a whole number, a count):
+    equal up to floating-point rounding. A wrong answer is looked up among ``mistakes`` (each
+    matched at the n-figure tolerance of its own value); mistakes within the (n − 1)-figure
+    tolerance of the expected value are dropped, since they would collide with "close". Else the
+    generic ``hint``. Neither message shows the expected value.
+    """
+    mistakes = list(mistakes)
+    expected = float(expected)
+    for calls in _RECORDERS:
+        calls.append({"expected": expected, "figures": figures, "mistakes": mistakes})
+    value = as_number(answer)
+    if value is None:
+        return Feedback(None, PLACEHOLDER)
+    if isinstance(value, Feedback):
+        return value
+    if _agrees(value, expected, figures):
+        return Feedback(True, why)
+    if figures is not None and _agrees(value, expected, figures - 1):
+        return Feedback(False, f"close: right to {figures - 1} significant figures but not to {figures} — "
+                               "give more digits.")
+    named = matching_mistake(value, expected, mistakes, figures)
+    if named is not None:
+        return Feedback(False, f"{value:g} is not it: {named}")
+    return Feedback(False, f"{value:g} is not it. {hint}")
+
+
+def live_mistakes(expected: float, mistakes: Iterable[Mistake], figures: int | None) -> list[Mistake]:
+    """The mistakes that can be diagnosed: those not within the (n − 1)-figure tolerance of ``expected``
+    (or, for exact answers, not equal to it). A mistake that gives the right answer on this case is
+    no mistake here."""
+    near = figures - 1 if figures is not None else None
+    return [m for m in mistakes if not _agrees(float(m.value), expected, near)]
+
+
+def matching_mistake(value: float, expected: float, mistakes: Iterable[Mistake], figures: int | None = None) -> str | None:
+    """The message of the live known mistakes (see :func:`live_mistakes`) whose value ``value`` agrees
+    with to ``figures`` significant figures (exactly when None), or None. When two mistakes give the
+    same number here, both are named ("… Or: …")."""
+    named: list[str] = []
+    for mistake in live_mistakes(expected, mistakes, figures):
+        if _agrees(value, float(mistake.value), figures) and mistake.message not in named:
+            named.append(mistake.message)
+    if not named:
+        return None
+    return " Or: ".join(named)
+
+
+def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str = "", order: str | None = None) -> Feedback:
+    """A multiple-choice question: ``options`` maps each letter to (is it right, what to say).
+
+    Every option carries its own feedback, so a wrong choice says *why* it is wrong. ``order`` (a
+    permutation of the letters, see :func:`choice_list`) is the order the prompt shows them in: the
+    student's letter names the option shown at that place (with order "cab", answering "a" picks "c").
+    """
+    if answer is None or answer is Ellipsis:
+        return Feedback(None, PLACEHOLDER)
+    letter = str(answer).strip().strip("()").lower()
+    shown = _shown_letters(options, order)
+    if letter not in shown:
+        choices = ", ".join(f"'{key}'" for key in shown)
+        return Feedback(False, f"answer with one of {choices}, got {answer!r}.")
+    right, message = options[shown[letter]]
+    return Feedback(right, message)
+
+
+def _shown_letters(options: Mapping[str, Any], order: str | None) -> dict[str, str]:
+    """Each letter the student sees, mapped to the option's own key."""
+    keys = list(options)
+    if order is None:
+        return {key.lower(): key for key in keys}
+    if sorted(order) != sorted(keys):
+        raise ValueError(f"order must be a permutation of {''.join(keys)!r} (got {order!r})")
+    return {shown.lower(): original for shown, original in zip(keys, order)}
+
+
+def choice_list(choices: Mapping[str, str], order: str | None = None) -> str:
+    """The options of a multiple-choice prompt as a Markdown list, "- (a) …", in ``order``.
+
+    ``order`` is a permutation of the options' own letters: the option shown as (a) is ``order[0]``'s,
+    and so on, so a homework can shuffle the options while its checker (given the same ``order``)
+    still knows which one is right.
+    """
+    keys = list(choices)
+    order = "".join(keys) if order is None else order
+    if sorted(order) != sorted(keys):
+        raise ValueError(f"order must be a permutation of {''.join(keys)!r} (got {order!r})")
+    return "\n".join(f"- ({shown}) {choices[original]}" for shown, original in zip(keys, order))
+
+
+def orders(keys: str) -> tuple[str, ...]:
+    """Every order of the letters ``keys`` but their own: a choice exercise's homework shuffles."""
+    return tuple("".join(p) for p in itertools.permutations(keys) if "".join(p) != keys)
