@@ -22,7 +22,7 @@ export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help lab check test test-slow test-seeds lock present execute sync html slides course grade bench binder-url nbgitpuller-url clean
+.PHONY: help lab check test test-slow test-seeds lock present execute sync html slides course grade gradebook bench binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
@@ -37,8 +37,10 @@ help:
 	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
 	@echo "make test-python  the suite (no browser tests) on the oldest and newest Python, in fresh clones (CI runs it)"
-	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/)"
-	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook in build/graded/)"
+	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/;"
+	@echo "                  ROSTER=roster.csv: each student's own numbers; CHAPTERS=\"03 05\"; OFFLINE=1, REPO=, HUB= as for html)"
+	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook, LMS imports, pages in build/graded/)"
+	@echo "make gradebook    write build/graded/ again from the graded records, with your overrides (OVERRIDES=file.csv)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "                  (BENCH_ARGS=--sliders-only: import, sliders, browser; the other sections kept)"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
@@ -181,17 +183,26 @@ slides: build/executed
 	$(BIN)/python -m dpteach.publish slides $(if $(OFFLINE),--offline)
 
 # Homework for a course (instructors): `make course` writes build/course/ — students/ (hand out: the
-# chapters with no solution, the numeric exercises re-posed with the course's own numbers, and the
-# book of them) and instructor/ (keep, yours only: course.json, answers.md). SEED=N rebuilds a course's homework;
-# CHAPTERS="03 05" for some chapters only. `make grade SUBMISSIONS=collected/` grades the collected
-# notebooks in parallel, each in a bubblewrap sandbox with time and memory limits, verdicts computed
-# outside the students' code, into build/graded/gradebook.csv.
+# chapters with no solution, every homework exercise asked at numbers of the course's own, their book, and
+# requirements.txt with a dpteach wheel) and instructor/ (keep, yours only: course.json, the answers).
+# ROSTER=roster.csv (an LMS's export): numbers of their own for each student, in students/by-student/<id>/.
+# SEED=text rebuilds a course's homework; CHAPTERS="03 05" for some chapters only; OFFLINE=1, REPO=, HUB=,
+# BRANCH= as for make html. `make grade SUBMISSIONS=collected/` grades the collected notebooks in parallel,
+# each in a bubblewrap sandbox with time and memory limits, verdicts computed outside the students' code,
+# into build/graded/ (gradebook.csv, the Canvas and Moodle imports, a page per student, the class report);
+# `make gradebook` writes them again after you edit build/course/instructor/overrides.csv.
+COURSE_FILE = $(or $(COURSE),build/course/instructor/course.json)
 course: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed $(SEED)) $(if $(CHAPTERS),--chapters $(CHAPTERS))
+	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed "$(SEED)") $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(OFFLINE),--offline) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
+		--branch $(BRANCH)
 
 grade: $(VENV)/.test-installed
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/instructor/course.json]"; exit 2; }
-	$(BIN)/python -m dpteach.course grade --course $(or $(COURSE),build/course/instructor/course.json) $(SUBMISSIONS)
+	$(BIN)/python -m dpteach.course grade --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)") $(SUBMISSIONS)
+
+gradebook: $(VENV)/.test-installed
+	$(BIN)/python -m dpteach.course gradebook --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)")
 
 # The links are written by dpteach/publish/links.py (standard library only: the system Python runs it
 # before any venv exists; the book's launch buttons use the same functions).

@@ -29,6 +29,17 @@ needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them")
 
 
+def axe_source() -> str:
+    """axe-core's script, from the npm registry (``npm pack``), cached beside the other npm packages."""
+    import tarfile
+
+    from dpteach.publish.assets import npm_pack
+    from dpteach.publish.paths import Project
+    tgz = npm_pack("axe-core", "4.14.1", Project(ROOT).npm_cache)
+    with tarfile.open(tgz) as tar:
+        return tar.extractfile("package/axe.min.js").read().decode()
+
+
 def make(*args: str, check: bool = False) -> subprocess.CompletedProcess:
     """``make -s ARGS`` in the repository, its output captured. ``--no-print-directory``: run from inside
     another make (``make -C``, ``make bench`` timing ``make test``), make would otherwise print

@@ -2,14 +2,25 @@
 
 Nothing here is imported by ``import dpteach``. One entry point, run from the project's root::
 
-    python -m dpteach.course assign ...   # the hand-out and what the instructor keeps (make course)
-    python -m dpteach.course grade ...    # grade the collected notebooks (make grade)
+    python -m dpteach.course assign ...     # the hand-out and what the instructor keeps (make course)
+    python -m dpteach.course grade ...      # grade the collected notebooks (make grade)
+    python -m dpteach.course gradebook ...  # write the gradebook again, with the instructor's overrides
 
-* :mod:`.assign`: the course edition of the chapters (no solution, the course's own numbers) and the
-  manifest the grader reads.
-* :mod:`.grading`: one submission executed in its own kernel and every verdict computed outside it;
-  a class graded in parallel, into a gradebook and feedback.
-* :mod:`.sandbox`: where a student's code runs (a kernel, a function on hidden cases), with limits.
+Building a course:
+
+* :mod:`.assign`: the course (each student's notebooks, the book, what a course repository installs) and
+  the course file the grader reads; :mod:`.edition`: one chapter's course edition; :mod:`.roster`: the
+  students, from an LMS's export.
+
+Grading (one core, thin front ends):
+
+* :mod:`.grading`: a class graded in parallel, each submission run and judged; :mod:`.manifest`: the
+  course file and the naming of submissions; :mod:`.identity`: whose a submission is and whether it was
+  made for them; :mod:`.reading`: answers and functions read from a notebook's cells;
+* :mod:`.sandbox` (with :mod:`.inside` and :mod:`.plain`): where a student's code runs, with limits;
+  :mod:`.functions`: a student's function on hidden cases, in a sandbox;
+* :mod:`.gradebook`: the gradebooks and overrides; :mod:`.exports`: Canvas's and Moodle's imports;
+  :mod:`.pages`: each student's feedback page and the class report.
 
 It builds on the publishing wing (:mod:`dpteach.publish`: the project's folders, the editions, the
 book), never the other way.

@@ -106,7 +106,27 @@ def installable(project: Project, out: Path) -> Path:
         "# The workbook's packages at the versions its tests passed with, and dpteach itself (not on PyPI):\n"
         "#   pip install -r requirements.txt   (from this folder; Binder and a hub's image run the same)\n"
         + "\n".join(pins) + f"\n./wheels/{built[-1].name}\n", encoding="utf-8")
+    (out / "README.md").write_text(_HANDOUT, encoding="utf-8")
     return out / "requirements.txt"
+
+
+_HANDOUT = """# The workbook's homework
+
+The chapters of *dpteach*, an interactive workbook on the Laplace mechanism of differential privacy,
+as this course hands them out: no solutions, and each homework exercise asked at numbers of your own.
+
+- `by-student/<your id>/` (or `notebooks/`): your notebooks. Open one in JupyterLab, run it top to bottom,
+  answer each exercise in its cell: the check under it says whether you are right, at your numbers.
+- `book/`: the same chapters as web pages (open `book/index.html`).
+
+To run them on your own computer (Python 3.10 or newer), from this folder:
+
+    python -m venv .venv && . .venv/bin/activate
+    pip install -r requirements.txt
+    jupyter lab
+
+Hand in the saved `.ipynb` file as your course says.
+"""
 
 
 def _heading(nb) -> str:

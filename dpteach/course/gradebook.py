@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from .exports import safe, write_exports
+from .exports import safe, title, write_exports
 from .manifest import points as exercise_points
 from .pages import class_report, feedback_page
 
@@ -162,11 +162,13 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path, over
             have = {r["chapter"] for r in every.get(student, [])}
             every.setdefault(student, [])
             every[student] = every[student] + [_missing(student, c, manifest) for c in graded if c not in have]
+    titles = {chapter: title(manifest, chapter) for chapter in manifest["chapters"]}
     shown_records = {student: [_overridden(r, overrides or {}) for r in items] for student, items in every.items()}
     for student, items in shown_records.items():
         if new.get(student) or (roster is not None and student in roster) or overrides:
             name = (roster or {}).get(student, {}).get("name", "")
-            (feedback / f"{_file_name(student)}.html").write_text(feedback_page(student, items, name), encoding="utf-8")
+            (feedback / f"{_file_name(student)}.html").write_text(feedback_page(student, items, name, titles),
+                                                                  encoding="utf-8")
     merged = [r for student in sorted(shown_records) for r in shown_records[student]]
     gradebook = _write_gradebook(out / "gradebook.csv", merged, columns(manifest, graded), roster)
     for chapter in graded:

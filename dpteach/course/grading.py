@@ -4,18 +4,24 @@
 
     python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... \\
         [--out build/graded] [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048]
-        [--function-timeout 20] [--unsafe]
+        [--function-timeout 20] [--pattern REGEX] [--overrides FILE] [--unsafe]
+    python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides FILE]
 
 ``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). The student's id is
 the notebook's file name without ``.ipynb`` (``ada.ipynb`` → ``ada``), except when the file keeps the
 chapter's own name (``ada/05_accuracy_census_names.ipynb``, submissions collected one folder per
-student): then it is the name of the folder holding it. A notebook's chapter is read from its
-metadata (``{"dpteach": {"chapter": ...}}``, written by the course builder); failing that, from its
-file name (a chapter's name in it), and failing that, the course's only chapter.
+student): then it is the name of the folder holding it. An LMS's bulk download is read as it comes
+(Canvas's and Moodle's file names), and ``--pattern`` names students any other way. With a roster,
+that id is matched to a student on it (:mod:`dpteach.course.identity`); a file that matches no one is
+listed, not graded. A notebook's chapter is read from its metadata (``{"dpteach": {"chapter": ...}}``,
+written by the course builder); failing that, from its file name (a chapter's name in it), and failing
+that, the course's only chapter.
 
 What happens to one submission:
 
-a. the notebook is read (a truncated or invalid file scores 0: "not a readable notebook: ...");
+a. the notebook is read (a truncated or invalid file scores 0: "not a readable notebook: ..."), and
+   checked for being the one made for its submitter (a flag, never a silent score: another student's,
+   an earlier course's, its homework lines deleted);
 b. its code cells run top to bottom (errors allowed, as a student's Run All) in a sandbox of its own
    (:mod:`dpteach.course.sandbox`: bubblewrap, nothing of the instructor's mounted, no network, an
    environment that is an allow-list, limits on memory, CPU, processes and files; ``--unsafe`` runs
@@ -30,30 +36,22 @@ c. after each cell the sandbox reports the answers' values: numbers as floats, s
    is read from the submitted file, the last code cell whose top level defines ``def <answer>(``
    (found by parsing, its lines calling a checker left out; :mod:`dpteach.course.reading`). **Rule
    for students:** the function may use ``np``, ``math`` and whatever its own cell defines;
-d. every verdict is computed in this process: a value or a choice by the exercise's registered
-   checker with the course manifest's parameters (never the ones the student's cell passes), 1
-   point; a function by its checker run on a :class:`~dpteach.course.functions.SandboxedFunction`
-   in a sandbox of its own, with cases and seeds drawn fresh at grading time (1 point), and 1 more
-   point when its cell writes it by hand (numpy and math only: no dpteach, no other library's
-   sampler, no copy of dpteach's code), read from the source. A cell that reaches the interpreter's
-   insides (``sys``, ``inspect``, dunder attributes, ...) is not run: 0 points, with the reason.
+d. every verdict is computed in this process, part by part (the course file's ``parts``): a value or
+   a choice by the exercise's registered checker at the student's own numbers (the course file's,
+   never the ones the notebook passes); a function by its checker run on a
+   :class:`~dpteach.course.functions.SandboxedFunction` in a sandbox of its own, with cases and seeds
+   drawn fresh at grading time (the first part: it passes its hidden cases, whatever it calls), and
+   then the second part when its cell writes it by hand (numpy and math only: no dpteach, no other
+   library's sampler, no copy of dpteach's code), read from the source. A function that fails its
+   cases earns neither. A cell that reaches the interpreter's insides (``sys``, ``inspect``, dunder
+   attributes, ...) is not run: 0 points, with the reason.
 
 Whatever the student's notebook does to its own process (replacing ``dp.exercises.check_*`` or
 ``Feedback``, editing ``sys.modules``, writing files) changes nothing here; such attempts are named
 in the submission's reason. Submissions are graded in parallel (``--jobs`` worker processes, each
-running one sandbox at a time). Results, in ``--out``:
-
-* ``gradebook.csv``: one row per student: ``id, file, chapter``, then ``<chapter>:<exercise>`` points
-  for every exercise of the course, then ``total, possible, status`` (``ok`` or ``error``), ``isolation``
-  (``bubblewrap``, or ``none`` under ``--unsafe``) and ``reason``;
-* ``feedback/<id>.html``: the page to hand back (each question's points and the checker's message, the
-  cells that raised, why anything scored 0; no script, readable on a phone), and ``feedback/<id>.json``,
-  the same as data;
-* ``report.html``: the class, exercise by exercise: how many got it right, and the commonest named
-  mistakes with their counts (what to teach again).
-
-This module runs and judges; the manifest and the naming of submissions are
-:mod:`dpteach.course.manifest`'s, the files written :mod:`dpteach.course.gradebook`'s.
+running one sandbox at a time). What is written in ``--out`` (gradebooks, the Canvas and Moodle
+imports, a page per student, the class report) is :mod:`dpteach.course.gradebook`'s; the manifest and
+the naming of submissions are :mod:`dpteach.course.manifest`'s.
 """
 
 from __future__ import annotations

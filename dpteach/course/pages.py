@@ -10,6 +10,8 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from .exports import title
+
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
@@ -42,12 +44,13 @@ def _number(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def feedback_page(student: str, records: Sequence[dict], name: str = "") -> str:
-    """One page a student reads (no kernel, no script): per notebook, each question's points part by part and
-    the checker's message, the cells that raised, why anything scored 0. Every text from a submission is escaped."""
+def feedback_page(student: str, records: Sequence[dict], name: str = "", titles: dict | None = None) -> str:
+    """One page a student reads (no kernel, no script): per notebook (headed by its assignment's title from
+    ``titles``), each question's points part by part and the checker's message, the cells that raised, why
+    anything scored 0. Every text from a submission is escaped."""
     body = []
     for record in records:
-        chapter = record.get("chapter") or "(chapter not known)"
+        chapter = (titles or {}).get(record.get("chapter")) or record.get("chapter") or "(chapter not known)"
         body.append(f"<h2>{escape(chapter)}: {_number(record['total'])} / {_number(record['possible'])} points</h2>")
         if record.get("file"):
             body.append(f"<p>File: <code>{escape(str(record['file']))}</code></p>")
@@ -91,8 +94,8 @@ def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[di
             continue
         readable = [r for r in graded if r.get("questions")]
         missing = sum(r.get("status") == "missing" for r in records if r.get("chapter") == chapter)
-        body.append(f"<h2>{escape(chapter)}: {len(graded)} notebooks, {len(readable)} graded"
-                    + (f", {missing} students handed in nothing" if missing else "") + "</h2>")
+        body.append(f"<h2>{escape(title(manifest, chapter))}: {len(graded)} notebooks, {len(readable)} graded"
+                    + (f", {missing} student{'s' * (missing != 1)} handed in nothing" if missing else "") + "</h2>")
         for exercise in entry.get("exercises", []):
             answers = [q for r in readable for q in r["questions"] if q["exercise"] == exercise["name"]]
             right = sum(q["points"] == q["possible"] for q in answers)

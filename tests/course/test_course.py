@@ -221,7 +221,7 @@ def test_a_course_of_some_chapters_hands_out_those_chapters_and_nothing_else(tmp
     wanted = {"00_start_here", "05_accuracy_census_names"}
     assert {p.stem for p in (students / "notebooks").glob("*.ipynb")} == wanted
     assert {p.stem for p in (students / "book").glob("[0-9][0-9]_*.html")} == wanted
-    assert {p.name for p in students.iterdir()} == {"notebooks", "book", "requirements.txt", "wheels"}   # no Sphinx sources, no execution cache
+    assert {p.name for p in students.iterdir()} == {"notebooks", "book", "requirements.txt", "wheels", "README.md"}   # no Sphinx sources, no execution cache
     assert not list(students.rglob("jupyter_execute")) and not list(students.rglob(".buildinfo"))
     assert not list(students.rglob(".*-sources")) and not (students / ".book-sources").exists()
 
@@ -235,3 +235,22 @@ def test_a_homework_notebook_opens_with_what_is_graded_and_how_to_hand_it_in(bui
         for exercise in entry["exercises"]:
             assert f"| {exercise['number']} |" in note
         assert "keep its last lines" in note and ".ipynb" in note and "significant figures" in note
+
+
+def test_the_hand_out_installs_the_workbook_with_its_tested_versions_and_dpteach_itself(built):
+    """requirements.txt: every pin of the lab lock and the wheel beside it, which holds the whole package
+    (its data and templates too), so `pip install -r requirements.txt` gives a course repository the workbook."""
+    import zipfile
+    students = built / "students"
+    lines = [line for line in (students / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")]
+    pins = [line for line in (ROOT / "requirements" / "lab.lock.txt").read_text().splitlines()
+            if line and not line.lstrip().startswith("#")]
+    assert lines[:-1] == pins and lines[-1].startswith("./wheels/dpteach-") and lines[-1].endswith("-py3-none-any.whl")
+    wheel = students / lines[-1]
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    package = {str(p.relative_to(ROOT)) for p in (ROOT / "dpteach").rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and p.suffix in (".py", ".csv", ".md", ".html", ".css",
+                                                                                ".js", ".json")}
+    assert package <= names, sorted(package - names)[:5]
+    assert "pip install -r requirements.txt" in (students / "README.md").read_text()

@@ -13,7 +13,6 @@ import pytest
 from helpers import ROOT, make
 
 from dpteach.book import chapters
-from dpteach.publish.assets import npm_pack
 from dpteach.publish.book_site import _figure_alt, book_sources, build_html
 from dpteach.publish.paths import Project
 
@@ -38,15 +37,6 @@ def built_book(tmp_path_factory, edition: str) -> Path:
             build_html(PROJECT, out, instructor=True, executed=ROOT / "notebooks", repo=REPO, hub=HUB)
         _BUILT[edition] = out
     return _BUILT[edition]
-
-
-def axe_source() -> str:
-    """axe-core's script, from the npm registry (``npm pack``), cached beside the other npm packages."""
-    cache = PROJECT.npm_cache
-    tgz = npm_pack("axe-core", "4.14.1", cache)
-    import tarfile
-    with tarfile.open(tgz) as tar:
-        return tar.extractfile("package/axe.min.js").read().decode()
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ switches its figure with no kernel; the offline search finds "Laplace" and "Theo
 import json
 
 import pytest
-from helpers import ARTIFACTS, ROOT, needs_chromium
-from test_book_site import PAGES, axe_source, built_book
+from helpers import ARTIFACTS, ROOT, axe_source, needs_chromium
+from test_book_site import PAGES, built_book
 
 from dpteach.publish.paths import Project
 
