@@ -254,3 +254,30 @@ def test_the_hand_out_installs_the_workbook_with_its_tested_versions_and_dpteach
                                                                                 ".js", ".json")}
     assert package <= names, sorted(package - names)[:5]
     assert "pip install -r requirements.txt" in (students / "README.md").read_text()
+
+
+@pytest.mark.slow
+def test_with_a_roster_the_book_asks_the_chapters_numbers_and_each_student_has_their_own_notebooks(tmp_path):
+    from dpteach.course.roster import Student
+    roster = [Student("ada", "Ada Lovelace", "ada@uni.edu"), Student("bob", "Bob Babbage", "bob@uni.edu")]
+    out = assign.build_course(Project(ROOT), tmp_path / "course", seed=SEED, chapters=["05"], book=True, roster=roster,
+                              wheel=False)
+    students = out / "students"
+    assert {p.name for p in students.iterdir()} == {"by-student", "book"}
+    assert {p.name for p in (students / "by-student").iterdir()} == {"ada", "bob"}
+    page = (students / "book" / "05_accuracy_census_names.html").read_text(encoding="utf-8")
+    assert "Your homework’s numbers are in the notebook made for you" in page or \
+        "Your homework's numbers are in the notebook made for you" in page
+    import html as html_module
+    text = html_module.unescape(re.sub(r"<[^>]+>", "", page)).replace("’", "'").replace("“", "\"").replace("”", "\"")
+    manifest = json.loads((out / "instructor" / "course.json").read_text())
+    for item in manifest["chapters"]["05_accuracy_census_names"]["exercises"]:
+        spec = EXERCISES[item["checker"]]
+        if spec.kind != "value":
+            continue
+        assert " ".join(spec.render().split()) in " ".join(text.split()), item["name"]      # the chapter's numbers
+        for sid in ("ada", "bob"):
+            theirs = manifest["students"][sid]["params"]["05_accuracy_census_names"][item["name"]]
+            if theirs:
+                assert " ".join(spec.render(**theirs).split()) not in " ".join(text.split())
+    assert "dp.exercises.homework(" not in page
