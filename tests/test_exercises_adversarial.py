@@ -1,6 +1,7 @@
 """The checkers as graders that can't be fooled (issue 19, part 2).
 
-Every registered numeric checker, at its defaults and at every homework combination, is run over
+Every registered numeric checker, at its defaults and at a fixed sample of its homework combinations
+(at most 24: the first, the last, and the rest drawn by numpy.random.default_rng(0)), is run over
 many wrong answers (each registered mistake, ×/÷ 10, ±1, the negation, off by 1%, 5% and 30%):
 none passes, and no message gives the expected value away (in any format) or names a dpteach call
 that computes it. Answers at exactly the stated precision pass. Function checkers fail the wrong
@@ -201,10 +202,37 @@ def accepts_the_stated_precision(spec, params) -> None:
         assert close.correct is False and close.message.startswith(f"close: right to {n - 1} significant figures")
 
 
+#: How many homework combinations of an exercise the adversarial checks run (besides the defaults).
+SAMPLED = 24
+
+
+def sampled_variants(spec) -> list[dict]:
+    """At most SAMPLED of ``spec.variants()``: all of them when there are no more, else the first, the last,
+    and SAMPLED − 2 others drawn without replacement by numpy.random.default_rng(0), in their order (the same
+    sample every run)."""
+    variants = spec.variants()
+    if len(variants) <= SAMPLED:
+        return variants
+    drawn = np.random.default_rng(0).choice(np.arange(1, len(variants) - 1), size=SAMPLED - 2, replace=False)
+    return [variants[0], *(variants[i] for i in sorted(drawn)), variants[-1]]
+
+
+def test_the_sample_is_fixed_and_keeps_both_ends():
+    spec = max(VALUES, key=lambda s: len(s.variants()))
+    variants = spec.variants()
+    sample = sampled_variants(spec)
+    assert len(variants) > SAMPLED and len(sample) == SAMPLED and sample == sampled_variants(spec)
+    assert sample[0] == variants[0] and sample[-1] == variants[-1]
+    assert len({tuple(sorted(map(str, p.items()))) for p in sample}) == SAMPLED
+
+
 @pytest.mark.parametrize("spec", VALUES, ids=lambda spec: spec.name)
 def test_every_setting_keeps_mistakes_apart_refuses_wrong_answers_and_accepts_the_precision(spec):
-    """At the defaults and at every homework combination."""
-    for params in [{}] + spec.variants():
+    """At the defaults and at a deterministic sample of at most 24 homework combinations (:func:`sampled_variants`:
+    the first and the last of ``spec.variants()``, the others drawn by numpy.random.default_rng(0)): all of the
+    ~2,500 combinations would take about half a minute. Every combination's answer is checked in
+    tests/test_exercise_variants.py (many of them, none the worked answer, each prompt tidy)."""
+    for params in [{}] + sampled_variants(spec):
         keeps_mistakes_apart(spec, params)
         refuses_wrong_answers_without_the_answer(spec, params)
         accepts_the_stated_precision(spec, params)

@@ -47,7 +47,8 @@ def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -
 
 @exercise(prompt="A histogram of {k:,} cells (Δf = 1) is released at ε = {epsilon:g}. What bound does Theorem 3.8 give "
                  "on its largest error at failure probability β = {beta:g}? Give 3 significant figures.",
-          homework={"k": (200, 500, 2_000, 5_000), "beta": (0.02, 0.05, 0.1), "epsilon": (0.25, 1.0, 2.0)},
+          homework={"k": (200, 500, 2_000, 5_000, 10_000), "beta": (0.02, 0.05, 0.1),
+                    "epsilon": (0.2, 0.25, 0.3, 0.75, 1.5, 2.0)},
           figures=3)
 def check_accuracy_bound(answer, k: int = 1_000, beta: float = 0.01, epsilon: float = 0.5) -> Feedback:
     """Ch. 05, exercise 1: Theorem 3.8's bound for a 1,000-cell histogram (Δf = 1) at ε = 0.5,
@@ -66,7 +67,8 @@ def check_accuracy_bound(answer, k: int = 1_000, beta: float = 0.01, epsilon: fl
 @exercise(prompt="A release of k = {k:,} names' counts (Δf = 1) at ε = {epsilon:g}, as in Example 3.3: for which "
                  "failure probability β does Theorem 3.8 promise that no name is off by {error:g} or more? "
                  "Give 3 significant figures.",
-          homework={"k": (2_000, 5_000, 20_000), "error": (8.0, 12.0), "epsilon": (1.25, 1.5)}, figures=3)
+          homework={"k": (1_000, 2_000, 3_000, 5_000), "error": (8.0, 8.5, 9.0, 9.5),
+                    "epsilon": (1.15, 1.2, 1.25, 1.3)}, figures=3)
 def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon: float = 1.0) -> Feedback:
     """Ch. 05, exercise 2: for Example 3.3 (k = 10,000, Δf = 1, ε = 1), the failure probability β
     (the book's δ) at which Theorem 3.8's bound is 10."""
@@ -94,7 +96,8 @@ def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon:
 
 @exercise(prompt="A conversion report caps each user at c = {cap} conversions and is released at ε = {epsilon:g}. "
                  "Below what cell size does the DP noise dominate Poisson sampling noise? Give 3 significant figures.",
-          homework={"cap": (2, 5), "epsilon": (0.25, 0.75, 1.5)}, figures=3)
+          homework={"cap": (2, 4, 5, 6, 7, 8, 10, 12, 15, 20), "epsilon": (0.1, 0.2, 0.25, 0.3, 0.4, 0.6, 0.75, 1.25, 1.5)},
+          figures=3)
 def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Feedback:
     """Ch. 05, exercise 3: the cell size below which DP noise dominates Poisson sampling noise in a
     conversion report capped at c = 3 per user, released at ε = 0.5 (Var Lap(b) = 2b²)."""

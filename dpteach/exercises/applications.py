@@ -16,7 +16,8 @@ __all__ = ["check_dpsgd_noise_scale", "check_purchase_sensitivity", "check_rando
 
 @exercise(prompt="{n:,} people answer a yes/no question by randomized response at ε = ln {odds:g}, and {yes:,} reports "
                  "say yes. What is the unbiased estimate of the true proportion of yes? Give 3 significant figures.",
-          homework={"yes": (450, 550), "n": (900, 2_000), "odds": (4.0, 9.0)}, figures=3)
+          homework={"yes": (480, 520, 540, 660, 700, 840, 880, 900), "n": (1_200, 1_500, 2_000),
+                    "odds": (4.0, 5.0, 7.0, 9.0)}, figures=3)
 def check_randomized_response_estimate(answer, yes: int = 600, n: int = 1_000, odds: float = 3.0) -> Feedback:
     """Ch. 10, exercise 1: 1,000 people answer by randomized response at ε = ln 3 (``odds`` = e^ε = 3);
     600 reports say yes. What is the unbiased estimate of the true proportion of yes?"""
@@ -48,7 +49,10 @@ def check_randomized_response_estimate(answer, yes: int = 600, n: int = 1_000, o
 @exercise(prompt="A shop with {categories} categories publishes, for each category, the number of customers who "
                  "bought in it; a customer who bought in 3 categories is counted in 3. What is the ℓ1-sensitivity Δf "
                  "of the release? Give a whole number.",
-          homework={"categories": (5, 6, 8)})
+          homework={"categories": (5, 6, 7, 8, 9)},
+          few_answers="Δf is the number of categories, and the checker enumerates all 2^categories kinds of customer, "
+                      "which keeps a shop to at most 9 categories (4 is the chapter's; 3 would be the example "
+                      "customer's count): 5 to 9 categories, 5 answers.")
 def check_purchase_sensitivity(answer, categories: int = 4) -> Feedback:
     """Ch. 10, exercise 2: a shop has 4 categories and publishes, per category, the number of customers
     who bought in it (a customer who bought in 3 categories is counted in 3). What is Δf?"""
@@ -76,7 +80,8 @@ def check_purchase_sensitivity(answer, categories: int = 4) -> Feedback:
 @exercise(prompt="DP-SGD clips each gradient to ℓ1 norm C = {clip:g} and takes T = {steps} steps, with a total ε = "
                  "{epsilon:g} by basic composition. What Laplace scale does each coordinate of each step's gradient "
                  "sum get? Give 3 significant figures.",
-          homework={"clip": (0.25, 0.75, 1.5), "epsilon": (1.0, 4.0), "steps": (5, 20)}, figures=3)
+          homework={"clip": (0.3, 0.75, 1.5, 2.0), "epsilon": (0.5, 3.0, 4.0, 8.0),
+                    "steps": (20, 40, 50, 60, 80, 100, 150, 200)}, figures=3)
 def check_dpsgd_noise_scale(answer, clip: float = 0.5, epsilon: float = 2.0, steps: int = 10) -> Feedback:
     """Ch. 10, exercise 3: DP-SGD with ℓ1 clip C = 0.5, T = 10 steps and a total ε = 2 by basic composition.
     What Laplace scale does each coordinate of each step's gradient sum get?"""

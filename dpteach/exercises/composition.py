@@ -15,7 +15,8 @@ __all__ = ["check_queries_bought", "check_session_spend", "check_split_variance"
 @exercise(prompt="A curator answers the number of smokers in the north district at ε = {north:g} and the same count "
                  "for the south district at ε = {south:g} (nobody lives in both), then the number of smokers in the "
                  "whole town at ε = {whole:g}. How much ε has the session spent? Give 3 significant figures.",
-          homework={"north": (0.1, 0.4), "south": (0.25, 0.6), "whole": (0.15, 0.35)}, figures=3)
+          homework={"north": (0.1, 0.2, 0.4, 0.5, 0.6, 0.7), "south": (0.15, 0.25, 0.35, 0.45, 0.55),
+                    "whole": (0.02, 0.04, 0.05, 0.06, 0.08, 0.12, 0.16, 0.18, 0.22, 0.24, 0.28)}, figures=3)
 def check_session_spend(answer, north: float = 0.3, south: float = 0.5, whole: float = 0.2) -> Feedback:
     """Ch. 06, exercise 1: a count of smokers in the north district at ε = 0.3, the same count in the
     south district at ε = 0.5 (disjoint people), then the count of all smokers at ε = 0.2: what has the
@@ -48,7 +49,8 @@ def check_session_spend(answer, north: float = 0.3, south: float = 0.5, whole: f
 @exercise(prompt="A total budget of ε′ = {total:g} with δ′ = {delta_prime:pow10} is to be spent on counts at ε = "
                  "{epsilon:g} each. How many counts does advanced composition (Theorem 3.20) allow? "
                  "Give a whole number.",
-          homework={"total": (0.5, 2.0), "epsilon": (0.005, 0.02), "delta_prime": (1e-5, 1e-7)})
+          homework={"total": (0.5, 1.5, 2.0, 3.0), "epsilon": (0.001, 0.002, 0.003, 0.005),
+                    "delta_prime": (1e-5, 1e-7, 1e-8, 1e-9)})
 def check_queries_bought(answer, total: float = 1.0, epsilon: float = 0.01, delta_prime: float = 1e-6) -> Feedback:
     """Ch. 06, exercise 2: with a total ε′ = 1 and δ′ = 1e-6, how many queries at ε = 0.01 does advanced
     composition (Theorem 3.20) allow?"""
@@ -85,9 +87,14 @@ def check_queries_bought(answer, total: float = 1.0, epsilon: float = 0.01, delt
                    "stays within the total budget.", figures=None, mistakes=mistakes)
 
 
+#: Exercise 3's homework ε: 0.05, 0.1, …, 3 but 1 (the chapter's), 2 (where the variance 4/ε² is 1, its own square
+#: root) and 1.95 (where the standard deviation is within two figures of the variance).
+_SPLIT_EPSILONS = tuple(round(0.05 * i, 2) for i in range(1, 61) if i not in (20, 39, 40))
+
+
 @exercise(prompt="A count is answered twice, at ε/2 each with ε = {epsilon:g}, and the two answers are averaged. What "
                  "is the variance of the average? Give 3 significant figures.",
-          homework={"epsilon": (0.5, 0.8, 1.6)}, figures=3)
+          homework={"epsilon": _SPLIT_EPSILONS}, figures=3)
 def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
     """Ch. 06, exercise 3: a count is answered twice at ε/2 each (ε = 1) and the two answers are
     averaged. What is the variance of the average?"""

@@ -35,10 +35,25 @@ def _parse_bands(text: str) -> tuple[tuple[int, int], ...]:
     return bands
 
 
+#: Exercise 1's homework bands: four bands over ages 0–99 in which the most bands one age is in is 3 (ten layouts),
+#: 4 (five) or 1 (four, disjoint); never 2, the chapter's answer, and, where it is 3, never as many overlapping pairs.
+_HOMEWORK_BANDS = (
+    "0–39, 20–59, 30–79 and 60–99", "0–49, 10–39, 20–69 and 60–99", "0–34, 15–54, 30–74 and 70–99",
+    "0–44, 25–64, 40–79 and 75–99", "0–29, 10–59, 25–84 and 55–99", "0–64, 15–34, 30–49 and 45–99",
+    "0–74, 25–49, 35–59 and 70–99", "0–39, 35–69, 50–89 and 60–99", "0–24, 20–64, 45–79 and 60–99",
+    "0–79, 10–39, 30–59 and 50–99",
+    "0–59, 20–79, 40–99 and 50–69", "0–54, 10–74, 35–99 and 50–89", "0–69, 20–49, 30–99 and 40–59",
+    "0–59, 30–89, 40–99 and 55–64", "0–64, 30–79, 50–99 and 55–69",
+    "0–24, 25–49, 50–74 and 75–99", "0–19, 20–39, 40–59 and 60–99", "0–17, 18–34, 35–64 and 65–99",
+    "0–14, 15–44, 45–69 and 70–99",
+)
+
+
 @exercise(prompt="A survey reports four age bands over ages 0–99, which may overlap: {bands}. What is the "
                  "ℓ1-sensitivity Δf of the four counts released together? Give a whole number.",
-          homework={"bands": ("0–39, 20–59, 30–79 and 60–99", "0–24, 25–49, 50–74 and 75–99",
-                              "0–59, 20–79, 40–99 and 50–69")})
+          homework={"bands": _HOMEWORK_BANDS},
+          few_answers="Δf is the most bands one age is in, a whole number from 1 to 4 for four bands, and 2 is the "
+                      "chapter's answer: 3 answers (1, 3 and 4), over 19 layouts of the bands.")
 def check_overlapping_bands_sensitivity(answer, bands: str = "0–29, 20–49, 40–69 and 60–99") -> Feedback:
     """Ch. 04, exercise 1: Δf of four overlapping age bands, 0–29, 20–49, 40–69 and 60–99,
     counted over a universe of ages 0–99 (Definition 3.1: the largest column sum)."""
@@ -70,7 +85,9 @@ def check_overlapping_bands_sensitivity(answer, bands: str = "0–29, 20–49, 4
 
 @exercise(prompt="A count of {count:,} people, out of a database of n = {n:,}, is released at ε = {epsilon:g}. What is "
                  "its expected relative error E|Y| / count? Give 3 significant figures.",
-          homework={"count": (2_000, 8_000), "n": (500_000, 2_000_000), "epsilon": (0.05, 0.2, 0.5)}, figures=3)
+          homework={"count": (300, 400, 700, 1_100, 1_300, 1_800, 2_200), "n": (500_000, 2_000_000, 10_000_000),
+                    "epsilon": (0.02, 0.03, 0.04, 0.05, 0.15, 0.2, 0.25, 0.4)},
+          figures=3)
 def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, epsilon: float = 0.1) -> Feedback:
     """Ch. 04, exercise 2: the expected relative error E|Y| / count of a count of 5,000 among
     n = 1,000,000 people, released at ε = 0.1 (Example 3.1: E|Y| = b = 1/ε)."""
@@ -100,7 +117,8 @@ def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, e
 @exercise(prompt="The decade histogram (cells 0–9, 10–19, …, 90–99) is released at ε = {epsilon:g}, and \"age ≥ "
                  "{threshold}\" is computed by adding its cells from {threshold} up to 99. What is the standard "
                  "deviation of its noise? Give 3 significant figures.",
-          homework={"threshold": (30, 50, 70), "epsilon": (0.5, 2.0)}, figures=3)
+          homework={"threshold": (10, 20, 30, 40, 50, 70), "epsilon": (0.1, 0.25, 0.3, 0.4, 0.5, 0.75, 2.0, 3.0)},
+          figures=3)
 def check_derived_count_std(answer, threshold: int = 60, epsilon: float = 1.0) -> Feedback:
     """Ch. 04, exercise 3: the standard deviation of "age ≥ 60" computed by adding the 4 decade
     cells 60–69, …, 90–99 of a histogram released at ε = 1 (Definition 3.2: Var = 2b²)."""

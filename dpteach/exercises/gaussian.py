@@ -17,7 +17,8 @@ __all__ = ["check_gaussian_sigma_for_counts", "check_generalized_gaussian_varian
 
 @exercise(prompt="The survey's questions are asked of a new panel, k = {k} questions at (ε, δ) = ({epsilon:g}, "
                  "{delta:pow10}). What σ does the analytic Gaussian mechanism add to each count? Give 3 significant figures.",
-          homework={"k": (25, 49, 400), "epsilon": (0.5, 2.0)}, figures=3)
+          homework={"k": (20, 25, 30, 36, 49, 50, 64, 80, 120, 150, 200, 300, 400, 500),
+                    "epsilon": (0.25, 0.5, 1.5, 2.0, 3.0)}, figures=3)
 def check_gaussian_sigma_for_counts(answer, k: int = 100, epsilon: float = 1.0, delta: float = 1e-5) -> Feedback:
     """Ch. 08, exercise 1: the analytic Gaussian σ for k = 100 counting queries that one person can all
     change, at (ε, δ) = (1, 10⁻⁵)."""
@@ -48,7 +49,8 @@ def check_gaussian_sigma_for_counts(answer, k: int = 100, epsilon: float = 1.0, 
 @exercise(prompt="One count is released with Lap({scale:g}) noise, which is pure ε-DP for ε = 1/b. What is the "
                  "smallest δ for which it is ({epsilon:g}, δ)-DP? (Use the closed form, or the accountant.) "
                  "Give 3 significant figures.",
-          homework={"scale": (1.5, 2.5, 3.0), "epsilon": (0.1, 0.2, 0.3)}, figures=3)
+          homework={"scale": (0.75, 0.8, 1.0, 1.2, 1.25, 1.5, 2.5, 4.0, 4.5),
+                    "epsilon": (0.02, 0.04, 0.05, 0.08, 0.1, 0.12, 0.2)}, figures=3)
 def check_laplace_delta(answer, scale: float = 2.0, epsilon: float = 0.25) -> Feedback:
     """Ch. 08, exercise 2: δ(ε) for one count released with Lap(2) noise, at ε = 0.25."""
     if not 0 <= epsilon < 1 / scale:
@@ -78,7 +80,8 @@ def check_laplace_delta(answer, scale: float = 2.0, epsilon: float = 0.25) -> Fe
 
 @exercise(prompt="What is the variance of the Generalized Gaussian with p = {p:g} and σ = {sigma:g}? Is its standard "
                  "deviation larger or smaller than σ? Give 3 significant figures.",
-          homework={"p": (3.0, 6.0), "sigma": (1.5, 3.0)}, figures=3)
+          homework={"p": (1.5, 2.5, 3.0, 5.0, 6.0, 8.0), "sigma": (0.5, 1.5, 2.5, 3.0, 4.0, 5.0, 6.0, 10.0)},
+          figures=3)
 def check_generalized_gaussian_variance(answer, p: float = 4.0, sigma: float = 2.0) -> Feedback:
     """Ch. 08, exercise 3: the variance of the Generalized Gaussian with p = 4 and σ = 2."""
     expected = generalized_gaussian_variance(p, sigma)

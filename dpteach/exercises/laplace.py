@@ -10,9 +10,14 @@ from ._base import Case, Feedback, Mistake, as_number, check_function, compare, 
 __all__ = ["check_scale_for_count", "check_tail_probability", "check_epsilon_for_std", "check_my_laplace_cdf"]
 
 
+#: The trial exercise's homework ε: 0.05, 0.1, …, 3 but 0.5 (the chapter's), 1 (where b = Δf, and b² = b) and 2 (where
+#: the variance 2b² equals b).
+_TRIAL_EPSILONS = tuple(round(0.05 * i, 2) for i in range(1, 61) if i not in (10, 20, 40))
+
+
 @exercise(prompt="The Laplace mechanism adds noise of scale b = Δf/ε. What is b for a count (Δf = 1) released at "
                  "ε = {epsilon:g}? Replace `...` with your answer and run the cell. Give 3 significant figures.",
-          homework={"epsilon": (0.25, 0.4, 0.8)}, figures=3)
+          homework={"epsilon": _TRIAL_EPSILONS}, figures=3)
 def check_scale_for_count(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 00, the trial exercise: the Laplace scale b = Δf/ε for a count (Δf = 1) at ε = 0.5."""
     sensitivity = 1.0
@@ -31,7 +36,9 @@ def check_scale_for_count(answer, epsilon: float = 0.5) -> Feedback:
 
 @exercise(prompt="Y ~ Lap({scale:g}) is the noise on a count. What is Pr[|Y| ≥ {threshold:g}]? Replace `...` with a "
                  "number and run the cell. Give 3 significant figures.",
-          homework={"scale": (1.5, 2.5), "threshold": (4.0, 5.0, 7.0)}, figures=3, title="Fact 3.7")
+          homework={"scale": (1.25, 1.5, 2.5, 3.5, 4.5),
+                    "threshold": (2.0, 3.0, 4.0, 5.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0)},
+          figures=3, title="Fact 3.7")
 def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -> Feedback:
     """Ch. 02, exercise 1: Pr[|Y| ≥ 6] for Y ~ Lap(2)."""
     t = threshold / scale
@@ -57,9 +64,14 @@ def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -
                    "Write the threshold as t·b and use Fact 3.7.", figures=3, mistakes=mistakes)
 
 
+#: Exercise 2's homework standard deviations, ε = √2/std from 2.8 down to 0.047: 0.5 to 9.5 by halves (and quarters
+#: below 2) but 1 (where ε = √2 = 1/√(std/2), the variance mistaken for the standard deviation), then 11 to 30.
+_STDS = (0.5, 0.75, 1.25, 1.5, 1.75) + tuple(0.5 * i for i in range(4, 20)) + tuple(float(s) for s in range(11, 31))
+
+
 @exercise(prompt="A count (Δf = 1) is to be released with Laplace noise whose standard deviation is {std:g}. Which ε "
                  "gives that? Give 3 significant figures.",
-          homework={"std": (4.0, 20.0, 25.0)}, figures=3, title="variance 2b²")
+          homework={"std": _STDS}, figures=3, title="variance 2b²")
 def check_epsilon_for_std(answer, std: float = 10.0, sensitivity: float = 1.0) -> Feedback:
     """Ch. 02, exercise 2: which ε gives a count (Δf = 1) noise with standard deviation 10?"""
     expected = sensitivity * math.sqrt(2) / std

@@ -18,7 +18,8 @@ __all__ = ["check_scale_for_overlapping_counts", "check_understated_loss", "chec
 @exercise(prompt="{k} counts that one person can all change (like this chapter's three, \"age ≥ 30\", \"age ≥ 50\" "
                  "and \"age ≥ 70\") are to be released at ε = {epsilon:g}. What scale b must the Laplace noise on "
                  "each count have? Give 3 significant figures.",
-          homework={"k": (2, 4, 5), "epsilon": (0.4, 0.8, 1.5)}, figures=3)
+          homework={"k": (2, 4, 5, 6, 7, 8, 10, 12), "epsilon": (0.1, 0.2, 0.25, 0.3, 0.4, 0.75, 0.8, 1.25, 1.5)},
+          figures=3)
 def check_scale_for_overlapping_counts(answer, k: int = 3, epsilon: float = 0.5) -> Feedback:
     """Ch. 03, exercise 1: the Laplace scale for 3 counts that one person can all change, at ε = 0.5."""
     universe = np.arange(2)
@@ -48,7 +49,8 @@ def check_scale_for_overlapping_counts(answer, k: int = 3, epsilon: float = 0.5)
 @exercise(prompt="An analyst releases a count at ε = {epsilon:g}, but calibrates the noise to Δf = {calibrated:g} "
                  "although neighbouring databases' counts differ by at most 1. What is the largest privacy loss "
                  "|ln p_x(z)/p_y(z)| over all outputs z? Give 3 significant figures.",
-          homework={"epsilon": (0.3, 0.6, 1.5), "calibrated": (0.25, 0.4)}, figures=3)
+          homework={"epsilon": (0.15, 0.3, 0.45, 0.6, 0.7, 0.85, 1.2, 1.25, 2.0), "calibrated": (0.1, 0.25, 0.4, 0.75, 0.9)},
+          figures=3)
 def check_understated_loss(answer, epsilon: float = 1.0, calibrated: float = 0.5) -> Feedback:
     """Ch. 03, exercise 2: the worst privacy loss when the noise is calibrated to Δf = 0.5 but the
     neighbours' counts differ by at most 1, at ε = 1."""

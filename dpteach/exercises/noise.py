@@ -10,9 +10,15 @@ from ._base import Feedback, Mistake, compare, exercise
 __all__ = ["check_discrete_laplace_variance", "check_audit_epsilon"]
 
 
+#: Exercise 1's homework ε: 0.45, 0.55, …, 3 but 0.5 (the chapter's), 1 (where α = e^(−ε/Δf) = e^(−Δf/ε)) and 1.3
+#: (where the variance is near 1, its own square root). Below 0.45 the discrete and the continuous variances agree
+#: to two figures.
+_DISCRETE_EPSILONS = tuple(round(0.05 * i, 2) for i in range(9, 61) if i not in (10, 20, 26))
+
+
 @exercise(prompt="A count (Δf = 1) is released with the discrete Laplace mechanism at ε = {epsilon:g}. What is the "
                  "variance of its noise? Give 3 significant figures.",
-          homework={"epsilon": (0.8, 1.5, 2.5)}, figures=3)
+          homework={"epsilon": _DISCRETE_EPSILONS}, figures=3)
 def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 09, exercise 1: the variance of the discrete Laplace noise on a count (Δf = 1) at ε = 0.5."""
     scale = discrete_laplace_scale(1, epsilon)
@@ -38,7 +44,8 @@ def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
 @exercise(prompt="An audit of a claim with δ = {delta:g} finds, for one event S, the lower bound L_x(S) = {lower:.2f} on "
                  "Pr[M(x) ∈ S] and the upper bound U_y(S) = {upper:.2f} on Pr[M(y) ∈ S]. What is the largest ε this "
                  "event proves violated? Give 4 significant figures.",
-          homework={"lower": (0.25, 0.4), "upper": (0.05, 0.12), "delta": (0.005, 0.02)}, figures=4)
+          homework={"lower": (0.2, 0.25, 0.35, 0.4, 0.45, 0.5), "upper": (0.04, 0.05, 0.06, 0.08, 0.1, 0.12),
+                    "delta": (0.005, 0.02, 0.03)}, figures=4)
 def check_audit_epsilon(answer, lower: float = 0.30, upper: float = 0.09, delta: float = 0.01) -> Feedback:
     """Ch. 09, exercise 2: the largest ε an audit proves violated from L_x(S) = 0.30, U_y(S) = 0.09, δ = 0.01."""
     expected = math.log((lower - delta) / upper)

@@ -13,7 +13,8 @@ __all__ = ["check_reconstruction_noise"]
                  "sensitivity 1) with Laplace noise, so that all m answers together are ε-DP with ε = {total:g} "
                  "(basic composition, the budget split evenly). What Laplace scale b must each answer have? "
                  "Give 3 significant figures.",
-          homework={"n": (100, 1_000), "multiple": (2, 6), "total": (0.5, 2.0)}, figures=3)
+          homework={"n": (100, 200, 300, 600, 700), "multiple": (3, 5, 7, 8, 10), "total": (0.75, 2.0, 2.5, 4.0, 5.0)},
+          figures=3)
 def check_reconstruction_noise(answer, n: int = 400, multiple: int = 4, total: float = 1.0) -> Feedback:
     """Ch. 11, exercise 1: the Laplace scale per answer that m subset sums need for a total ε (basic composition)."""
     m = multiple * n

@@ -13,7 +13,8 @@ __all__ = ["check_above_threshold_alpha", "check_exponential_probability", "chec
 
 @exercise(prompt="Report Noisy Max is run on two counts, {counts[0]} and {counts[1]}, at ε = {epsilon:g}. What is the "
                  "probability that it returns the smaller one? Give 3 significant figures.",
-          homework={"counts": ((10, 7), (20, 16), (9, 7)), "epsilon": (0.3, 0.8)}, figures=3)
+          homework={"counts": ((10, 7), (20, 16), (15, 10), (30, 24), (25, 18)),
+                    "epsilon": (0.15, 0.45, 0.55, 0.6, 0.75, 0.8, 0.85, 0.9, 1.1, 1.2, 1.25, 1.3, 1.4)}, figures=3)
 def check_noisy_max_upset(answer, counts=(10, 8), epsilon: float = 0.5) -> Feedback:
     """Ch. 07, exercise 1: Report Noisy Max on two counts, 10 and 8, at ε = 0.5: the probability that it
     returns the smaller one."""
@@ -46,8 +47,8 @@ def check_noisy_max_upset(answer, counts=(10, 8), epsilon: float = 0.5) -> Feedb
 @exercise(prompt="Five venues have scores {utilities[0]}, {utilities[1]}, {utilities[2]}, {utilities[3]} and "
                  "{utilities[4]}, with Δu = {sensitivity:g}. At ε = {epsilon:g}, what is the probability that the "
                  "exponential mechanism chooses the second venue (score {utilities[1]})? Give 3 significant figures.",
-          homework={"utilities": ((50, 44, 30, 25, 10), (40, 36, 35, 20, 5)), "sensitivity": (1.0, 4.0),
-                    "epsilon": (0.25, 1.0)}, figures=3)
+          homework={"utilities": ((50, 44, 30, 25, 10), (40, 36, 35, 20, 5), (28, 25, 20, 14, 6), (45, 42, 27, 18, 9)),
+                    "sensitivity": (3.0, 4.0, 5.0), "epsilon": (0.1, 0.25, 0.75, 1.0, 2.0)}, figures=3)
 def check_exponential_probability(answer, utilities=(47, 43, 31, 22, 12), sensitivity: float = 2.0,
                                   epsilon: float = 0.5) -> Feedback:
     """Ch. 07, exercise 2: the venue scores 47, 43, 31, 22, 12 (Δu = 2) at ε = 0.5: the probability that the
@@ -79,7 +80,8 @@ def check_exponential_probability(answer, utilities=(47, 43, 31, 22, 12), sensit
 
 @exercise(prompt="AboveThreshold runs over k = {k:,} queries at ε = {epsilon:g}. What α does Theorem 3.24 give for "
                  "β = {beta:g}? Give 3 significant figures.",
-          homework={"k": (200, 5_000), "beta": (0.01, 0.1), "epsilon": (0.25, 1.0)}, figures=3)
+          homework={"k": (100, 200, 500, 2_000, 5_000, 10_000), "beta": (0.01, 0.02, 0.1),
+                    "epsilon": (0.25, 0.75, 1.5, 2.0)}, figures=3)
 def check_above_threshold_alpha(answer, k: int = 1_000, beta: float = 0.05, epsilon: float = 0.5) -> Feedback:
     """Ch. 07, exercise 3: Theorem 3.24's α for AboveThreshold on k = 1,000 queries, β = 0.05, ε = 0.5."""
     expected = above_threshold_accuracy(k, beta, epsilon)

@@ -13,11 +13,16 @@ from ._base import Case, Feedback, Mistake, check_function, compare, exercise, m
 __all__ = ["check_count_and_sum_sensitivity", "check_l2_sensitivity_of_counts", "check_my_l1_sensitivity"]
 
 
+#: Exercise 1's homework clipping bounds: every whole age from 40 to 99 but the homework thresholds 60, 70 and 80 (where
+#: the threshold plus one would be the answer 1 + clip).
+_CLIPS = tuple(c for c in range(40, 100) if c not in (60, 70, 80))
+
+
 @exercise(prompt="A statistics office releases two numbers together: the number of people aged {threshold} or over, "
                  "and the sum of all ages clipped to [0, {clip}], over a universe of ages 0, 1, …, 100. What is the "
                  "ℓ1-sensitivity of the pair? (Think of the one person who moves both numbers furthest.) "
                  "Give a whole number.",
-          homework={"clip": (50, 80, 90), "threshold": (60, 70)})
+          homework={"clip": _CLIPS, "threshold": (18, 60, 70, 80)})
 def check_count_and_sum_sensitivity(answer, clip: int = 100, threshold: int = 65) -> Feedback:
     """Ch. 01, exercise 1: a count of people aged 65+ released together with the sum of all ages
     clipped to [0, 100]: what is the ℓ1-sensitivity of the pair?"""
@@ -48,10 +53,14 @@ def check_count_and_sum_sensitivity(answer, clip: int = 100, threshold: int = 65
                    "and add the two changes (ℓ1 norm).", figures=None, mistakes=mistakes)
 
 
+#: Exercise 2's homework k: 2 to 50 queries but 9 (the chapter's) and 4 (where √k = k/2, half the ℓ1-sensitivity).
+_QUERY_COUNTS = tuple(k for k in range(2, 51) if k not in (4, 9))
+
+
 @exercise(prompt="{k} counting queries that one person can change all at once: \"age ≥ t\" for {k} different "
                  "thresholds t (in the chapter, t = 10, 20, …, 90). Their ℓ1-sensitivity is {k}. What is their "
                  "ℓ2-sensitivity? Give 3 significant figures.",
-          homework={"k": (4, 5, 12, 16)}, figures=3)
+          homework={"k": _QUERY_COUNTS}, figures=3)
 def check_l2_sensitivity_of_counts(answer, k: int = 9) -> Feedback:
     """Ch. 01, exercise 2: ℓ2-sensitivity of k = 9 counting queries that one person can all change."""
     universe = np.arange(2)

@@ -13,7 +13,8 @@ __all__ = ["check_unnoised_threshold_ratio"]
                  "threshold T = 0 and stops at the first answer above it; ε = {epsilon:g}. On x every query "
                  "answers 0; on the neighbour y every query answers 1. By what factor is the output \"the first "
                  "{j} answers are all below\" more likely on x than on y? Give 3 significant figures.",
-          homework={"epsilon": (0.5, 2.0), "j": (6, 12)}, figures=3)
+          homework={"epsilon": (0.2, 0.25, 0.3, 0.4, 0.6, 0.75, 1.25, 1.5), "j": (5, 6, 7, 9, 10, 11, 12, 13, 15)},
+          figures=3)
 def check_unnoised_threshold_ratio(answer, epsilon: float = 1.0, j: int = 8) -> Feedback:
     """Ch. 11, exercise 5: without threshold noise each ⊥ leaks ε/4 on its own, so j of them leak jε/4."""
     expected = math.exp(j * epsilon / 4)          # (Pr[Lap(4/ε) < 0] / Pr[Lap(4/ε) < −1])^j = (e^{ε/4})^j
