@@ -66,7 +66,8 @@ $(VENV)/.test-installed: requirements/test.lock.txt pyproject.toml $(VENV)/.lab-
 # Versions change on purpose only: `make lock` keeps every pin that still satisfies pyproject.toml
 # and adds what is new; `make lock UPGRADE=1` moves everything to the newest allowed release (then
 # run the whole suite). uv resolves once for every Python ≥ 3.10 (markers split where needed); the
-# lab lock is the test lock's subset; environment.yml and binder/environment.yml are written from it.
+# lab lock and the grading lock (Gradescope's autograder: only what grading needs) are the test lock's
+# subsets; environment.yml and binder/environment.yml are written from the lab lock.
 lock: | $(BIN)/python
 	$(PIP) install 'uv>=0.5'
 	$(BIN)/uv pip compile pyproject.toml --extra lab --extra test --universal --python-version 3.10 \
@@ -75,6 +76,8 @@ lock: | $(BIN)/python
 		--no-header --quiet -c requirements/test.lock.txt -o requirements/lab.lock.txt
 	$(BIN)/uv pip compile pyproject.toml --extra lab requirements/present.in --universal --python-version 3.10 \
 		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/present.lock.txt
+	$(BIN)/uv pip compile requirements/grading.in --universal --python-version 3.10 \
+		--no-header --quiet -c requirements/test.lock.txt -o requirements/grading.lock.txt
 	$(BIN)/python requirements/sync_environment.py
 
 # Paired .md files open as notebooks, and JupyterLab asks nothing of the network.
@@ -194,7 +197,7 @@ slides: build/executed
 COURSE_FILE = $(or $(COURSE),build/course/instructor/course.json)
 course: $(VENV)/.test-installed
 	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed "$(SEED)") $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
-		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(OFFLINE),--offline) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(PUBLIC),--public) $(if $(OFFLINE),--offline) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
 		--branch $(BRANCH)
 
 grade: $(VENV)/.test-installed

@@ -74,7 +74,7 @@ def test_a_shared_notebook_draws_a_students_numbers_from_their_email():
 
 @pytest.mark.parametrize("kwargs, words", [
     ({}, "give either numbers"), ({"numbers": {}, "email": "a@b.c", "salt": "s"}, "not both"),
-    ({"email": "not an email", "salt": "s"}, "email must be your course email"),
+    ({"email": "a@b.c", "salt": "s", "exercises": ["check_nothing"]}, "exercises must be registered"),
     ({"email": "a@b.c", "salt": ""}, "salt must be"),
     ({"numbers": {"check_nothing": {}}}, "numbers must map registered checkers"),
     ({"numbers": {SCALE: {"delta": 1}}}, "numbers must map registered checkers")])
@@ -88,3 +88,15 @@ def test_a_variant_needs_a_key_and_a_registered_exercise():
         v.variant("", "ada", "03", SCALE)
     with pytest.raises(ValueError, match="name must be a registered exercise"):
         v.variant("k", "ada", "03", "check_nothing")
+
+
+@pytest.mark.parametrize("email", ["", "   ", "not an email", "a@b@c"])
+def test_a_shared_notebook_without_a_usable_email_says_what_to_do_and_never_raises(email):
+    shown = dp.exercises.homework("03_laplace_mechanism", email=email, salt="public-salt", exercises=[SCALE])
+    assert "Write your course email between the quotes" in repr(shown) and "<b>" in shown._repr_html_()
+    verdict = dp.exercises.check_scale_for_overlapping_counts(6.0)
+    assert verdict.correct is None and "first code cell" in verdict.message
+    assert "Write your course email" in repr(dp.exercises.question(SCALE))
+    dp.exercises.homework("03_laplace_mechanism", email="ada@uni.edu", salt="public-salt", exercises=[SCALE])
+    drawn = v.variant("public-salt", "ada@uni.edu", "03_laplace_mechanism", SCALE)
+    assert dp.exercises.question(SCALE)._repr_markdown_() == EXERCISES[SCALE].render(**drawn)

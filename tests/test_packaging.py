@@ -73,6 +73,12 @@ def test_locks_cover_pyproject_and_agree_with_each_other():
         if "python_version < '3.11'" not in requirement:
             assert _normal(_name(requirement)) in test, requirement
     assert {k: test.get(k) for k in lab} == lab
+    grading = {_normal(k): v for k, v in _lock("grading").items()}
+    wanted = [_normal(line.strip()) for line in (ROOT / "requirements" / "grading.in").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert set(wanted) <= set(grading) and {k: test.get(k) for k in grading} == grading
+    dpteach_needs = [_normal(_name(r)) for r in project["dependencies"]]
+    assert set(dpteach_needs) <= set(grading), "the autograder installs dpteach's wheel with --no-deps"
 
 
 def test_locked_versions_satisfy_pyproject():

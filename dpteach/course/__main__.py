@@ -15,7 +15,8 @@ import sys
 #: Each command's module in this wing, and what it does.
 COMMANDS = {"assign": ("assign", "main", "homework per chapter: the students' notebooks and what the grader reads"),
             "grade": ("grading", "main", "grade collected notebooks against a course's manifest"),
-            "gradebook": ("grading", "rewrite", "write the gradebook again from the graded records (after overrides)")}
+            "gradebook": ("grading", "rewrite", "write the gradebook again from the graded records (after overrides)"),
+            "gradescope": ("gradescope", "main", "grade one Gradescope submission (what run_autograder runs)")}
 
 
 def main(argv: list[str] | None = None) -> int:

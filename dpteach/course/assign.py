@@ -42,10 +42,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..exercises.variants import tag, variant
+from ..exercises.variants import email_key, tag, variant
 from ..publish import editions
 from ..publish.paths import Project
-from . import edition
+from . import edition, gradescope
 from .roster import Student, read_roster
 
 
@@ -148,7 +148,7 @@ def _expected(cache: dict, spec, params: dict) -> str:
 def build_course(project: Project, out: Path | None = None, seed: str | int | None = None,
                  chapters: list[str] | None = None, book: bool = False, offline: bool = False,
                  repo: str = "", hub: str = "", branch: str = "main", roster: list[Student] | None = None,
-                 wheel: bool = True) -> Path:
+                 wheel: bool = True, public: bool = False) -> Path:
     """Write the course edition (see the module's docstring); returns the folder."""
     import nbformat
 
@@ -160,6 +160,9 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
     if chapters:
         wanted = {c.zfill(2)[:2] for c in chapters}
         paths = [p for p in paths if p.name[:2] in wanted or p.name[:2] == "00"]
+    if public and roster is not None and not all(student.email for student in roster):
+        missing = next(student.id for student in roster if not student.email)
+        raise ValueError(f"public variants are drawn from each student's email, and the roster has none for {missing!r}")
     folders = {}
     for student in roster or []:
         folder = _folder_name(student.id)
@@ -175,6 +178,9 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
     withheld = edition.withheld_functions(project, paths)
     chapters_read = [(path, nbformat.read(path, as_version=4)) for path in paths]
     manifest: dict = {"format": 2, "key": key, "chapters": {}}
+    salt = tag(key, "public variants' salt") if public else ""
+    if public:
+        manifest["public"] = {"salt": salt}
     for path, nb in chapters_read:
         if not edition.has_exercises(nb):
             continue
@@ -190,7 +196,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
             entry = {"name": exercise.name, "number": exercise.number, "answer": exercise.answer,
                      "checker": exercise.checker, "kind": spec.kind, "parts": parts,
                      "points": sum(p["points"] for p in parts)}
-            if roster is None:
+            if roster is None and not public:
                 entry["params"] = edition.plain(variant(key, "", path.stem, exercise.checker))
             entries.append(entry)
         manifest["chapters"][path.stem] = {"notebook": path.name, "title": f"Homework {path.stem[:2]}: {_heading(nb)}",
@@ -198,8 +204,9 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
     if roster is not None:
         manifest["students"] = {}
         for student in roster:
-            numbers = {stem: {e["name"]: edition.plain(variant(key, student.id, stem, e["checker"]))
-                              for e in entry["exercises"]} for stem, entry in manifest["chapters"].items()}
+            drawn_by, who = (salt, email_key(student.email)) if public else (key, student.id)
+            numbers = {stem: {e["name"]: edition.plain(variant(drawn_by, who, stem, e["checker"])) for e in entry["exercises"]}
+                       for stem, entry in manifest["chapters"].items()}
             manifest["students"][student.id] = {**student.as_dict(), "tag": tag(key, student.id), "params": numbers}
 
     def write_edition(folder: Path, who: Student | None, practice: bool = False) -> None:
@@ -213,17 +220,22 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
                 numbers = {e["checker"]: given.get(e["name"], {}) for e in entry["exercises"]}
             made = edition.course_edition(nb, path.stem, numbers, withheld, entry["exercises"],
                                           student=who.id if who else "", tag=manifest["students"][who.id]["tag"] if who
-                                          else "", practice=practice)
+                                          else "", practice=practice, salt=salt)
             nbformat.write(nbformat.from_dict(made), folder / path.name)
 
     shared = students_dir / "notebooks"
-    write_edition(shared, None, practice=roster is not None)
-    for student in roster or []:
+    own = roster is not None and not public         # each student a notebook of their own
+    write_edition(shared, None, practice=own)
+    for student in roster if own else []:
         write_edition(students_dir / "by-student" / _folder_name(student.id), student)
     _write_answers(instructor, manifest, roster)
     _private(instructor / "course.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
     if wheel:
         installable(project, students_dir)
+    built = sorted((students_dir / "wheels").glob("dpteach-*.whl"))
+    for stem in manifest["chapters"]:
+        gradescope.write_zip(manifest, stem, instructor / "gradescope" / f"{stem}.zip", built[-1] if built else None,
+                             project.root / "requirements" / "grading.lock.txt")
     if book:
         from ..publish.book_site import build_html
 
@@ -237,7 +249,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
                 leftover.unlink()
         _course_twins(shared, site / "downloads")
         shutil.rmtree(out / ".book-sources", ignore_errors=True)
-    if roster is not None:
+    if own:
         shutil.rmtree(shared)     # each student has their own; the book (and its downloads) keep the practice edition
     return out
 
@@ -247,6 +259,11 @@ def _write_answers(instructor: Path, manifest: dict, roster: list[Student] | Non
     from dpteach.exercises import EXERCISES
 
     cache: dict = {}
+    if roster is None and manifest.get("public"):
+        _private(instructor / "answers.md", "# Homework answers\n\nEach student's numbers, and so their answers, are "
+                 "drawn from their email and the course's salt (public variants): the grader computes them for each "
+                 "submission. With a roster (`--roster`), answers.csv lists every student's.\n")
+        return
     if roster is None:
         lines = ["# Homework answers", "", "Keep this file to yourself. Each answer is for the numbers this course's "
                  "notebooks ask with.", ""]
@@ -281,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default=None,
                         help="the course's key, any text (default: 128 random bits, recorded); the same key rebuilds "
                              "the same homework. Keep it as secret as the answers")
+    parser.add_argument("--public", action="store_true",
+                        help="one notebook for everyone, each student's numbers drawn from the course email they write "
+                             "in it (for Gradescope, which cannot hand out a file per student); not secret")
     parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
@@ -297,15 +317,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
                            chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
-                           branch=args.branch, roster=roster)
+                           branch=args.branch, roster=roster, public=args.public)
     except ValueError as error:
         parser.error(str(error))
     manifest = json.loads((out / "instructor" / "course.json").read_text(encoding="utf-8"))
     count = sum(len(c["exercises"]) for c in manifest["chapters"].values())
-    who = f"{len(roster)} students, each with numbers of their own" if roster else "one set of numbers for the class"
+    who = ("each student's numbers drawn from their email (public variants)" if args.public else
+           f"{len(roster)} students, each with numbers of their own" if roster else "one set of numbers for the class")
     print(f"course: {len(manifest['chapters'])} chapters of homework, {count} exercises; {who}")
     print(f"  hand out: {out / 'students'}" + (" (by-student/<id>/: each student's own notebooks)" if roster else ""))
     print(f"  keep:     {out / 'instructor'} (yours only: course.json, which the grader reads, and the answers)")
+    print(f"  Gradescope: {out / 'instructor' / 'gradescope'}/<chapter>.zip, an autograder per assignment")
     return 0
 
 

@@ -108,11 +108,17 @@ def describe_params(params: dict) -> str:
     return describe(params)
 
 
+def _question_cell(checker: str, cell_id: str) -> dict:
+    return {"cell_type": "code", "id": cell_id, "metadata": {"slideshow": {"slide_type": "skip"}}, "execution_count": None,
+            "outputs": [], "source": f"dp.exercises.question({checker!r})   # your question, at your numbers"}
+
+
 def _note(text: str, cell_id: str) -> dict:
     return {"cell_type": "markdown", "id": cell_id, "metadata": {"slideshow": {"slide_type": "skip"}}, "source": text}
 
 
-def homework_note(exercises: list[dict], figures: dict[str, int | None], practice: bool = False) -> str:
+def homework_note(exercises: list[dict], figures: dict[str, int | None], practice: bool = False,
+                  public: bool = False) -> str:
     """What a homework notebook says first: what is graded, for how many points, at what precision, how to hand in."""
     total = sum(e["points"] for e in exercises)
     kinds = {"value": "a number", "choice": "a letter", "function": "a function you write"}
@@ -128,17 +134,51 @@ def homework_note(exercises: list[dict], figures: dict[str, int | None], practic
         lines += ["", "These pages ask each exercise at the chapter's own numbers. **Your homework's numbers are in "
                   "the notebook made for you**: answer there."]
         return "\n".join(lines)
-    lines += ["", "Your numbers are your own: the first code cell registers them (keep its last lines), and each "
-              "check under an answer judges at them, as the grader will. A number may come from any dpteach function "
-              "(choosing the right one, with the right arguments, is the exercise); a function you write may use "
+    own = ("Your numbers are drawn from your course email: write it in the first code cell and run it (your question "
+           "then shows under each exercise). The grader uses the email you submit with, so write the same one. "
+           if public else "Your numbers are your own: the first code cell registers them (keep its last lines). ")
+    lines += ["", own + "Each check under an answer judges at your numbers, as the grader will. A number may come "
+              "from any dpteach function (choosing the right one, with the right arguments, is the exercise); a "
+              "function you write may use "
               "numpy and math only. A number in quotes (`\"5\"`) is text, and scores 0. Your grade comes from the "
               "grader, which runs the saved notebook top to bottom: run it all, save it (File ▸ Save) and hand in "
               "the `.ipynb` file as your course says."]
     return "\n".join(lines)
 
 
+#: What a shared notebook's prompt says in place of the numbers it cannot hold (public variants).
+ASKED_BELOW = ("*Asked at your own numbers: the cell below shows your question, once the first code cell has your "
+               "course email.*")
+
+
+def public_line(stem: str, salt: str, checkers: list[str]) -> str:
+    """A shared notebook's homework line: the student writes their email, and their numbers are drawn from it."""
+    names = ", ".join(repr(name) for name in checkers)
+    return "\n".join(["# Your homework's numbers are drawn from your course email: write it between the quotes, "
+                      "then run this cell.", f"dp.exercises.homework({stem!r}, email=\"\", salt={salt!r},",
+                      f"                      exercises=[{names}])"])
+
+
+def read_homework_email(notebook: dict) -> str | None:
+    """The email a shared notebook's homework line was given (as written), or None when there is no such line."""
+    for cell in notebook.get("cells", []):
+        text = editions.source(cell) if cell.get("cell_type") == "code" else ""
+        if "dp.exercises.homework(" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return None
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "dp.exercises.homework":
+                for keyword in node.keywords:
+                    if keyword.arg == "email" and isinstance(keyword.value, ast.Constant):
+                        return str(keyword.value.value)
+    return None
+
+
 def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, str], exercises_meta: list[dict],
-                   student: str = "", tag: str = "", practice: bool = False) -> dict:
+                   student: str = "", tag: str = "", practice: bool = False, salt: str = "") -> dict:
     """One chapter for a course: the students' notebook.
 
     ``numbers`` maps each homework exercise's checker to its parameters for this student (or class);
@@ -146,28 +186,40 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
     dpteach function a homework asks students to write to where it is asked ("chapter 03, Exercise 4"),
     and a cell showing its source is replaced by a short note. ``practice``: the prompts keep the
     chapter's numbers and nothing is registered (a book for a class whose students each have their own).
+    ``salt`` (public variants): one notebook for everyone, whose first code cell draws each student's
+    numbers from their course email, each exercise's question shown by a cell under its prompt.
     """
     from dpteach.exercises import EXERCISES
 
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
     homework = has_exercises(nb)
-    drop = set()
+    drop, questions = set(), {}
     for exercise in editions.exercises(nb, stem):
         spec = EXERCISES[exercise.checker]
         params = {} if practice or not homework else numbers.get(exercise.checker, {})
         prompt_cell = cells[exercise.prompt_cell]
         text = editions.source(prompt_cell)
         label = editions._PROMPT.search(text)
-        prompt_cell["source"] = text[:label.end()] + spec.render(**params)   # the prompt runs to the cell's end
+        if salt and homework and spec.homework:
+            prompt_cell["source"] = text[:label.end()] + ASKED_BELOW
+            questions[exercise.prompt_cell] = _question_cell(exercise.checker, f"course-{stem[:2]}-q{exercise.number}")
+        else:
+            prompt_cell["source"] = text[:label.end()] + spec.render(**params)   # the prompt runs to the cell's end
         drop.add(exercise.solution_cell)
     registered = {name: params for name, params in numbers.items() if params}
-    if homework and registered and not practice:
-        first = next(cell for cell in cells if cell["cell_type"] == "code")
+    first = next(cell for cell in cells if cell["cell_type"] == "code")
+    if homework and salt and not practice:
+        checkers = [e["checker"] for e in exercises_meta if EXERCISES[e["checker"]].homework]
+        first["source"] = editions.source(first).rstrip("\n") + "\n" + public_line(stem, salt, checkers)
+    elif homework and registered and not practice:
         first["source"] = editions.source(first).rstrip("\n") + "\n" + homework_line(stem, registered)
     kept = []
     for index, cell in enumerate(cells):
         if index in drop or SELF_STUDY in editions.tags(cell):
+            continue
+        if index in questions:
+            kept += [cell, questions[index]]
             continue
         if cell["cell_type"] == "code":
             shown = [name for name in _SHOW_SOURCE.findall(editions.source(cell)) if name in withheld]
@@ -179,7 +231,7 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
     if homework and exercises_meta:
         figures = {e["checker"]: EXERCISES[e["checker"]].figures for e in exercises_meta}
         kept.insert(1 if kept and kept[0]["cell_type"] == "markdown" else 0,
-                    _note(homework_note(exercises_meta, figures, practice), f"course-{stem[:2]}-homework"))
+                    _note(homework_note(exercises_meta, figures, practice, public=bool(salt)), f"course-{stem[:2]}-homework"))
     nb["cells"] = kept
     meta = {"chapter": stem, "edition": "course"}      # never the course's key
     if student:

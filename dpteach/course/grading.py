@@ -262,15 +262,16 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
     return result
 
 
-def grade_submission(path: str | Path, manifest: dict, options: Options = Options()) -> dict:
+def grade_submission(path: str | Path, manifest: dict, options: Options = Options(), student: str | None = None) -> dict:
     """Grade one notebook; never raises for anything the submission does.
 
-    With a roster, a file that matches no student on it (:func:`dpteach.course.identity.identify`) is not
-    run: its record has status ``unmatched`` and says what the file's name gave.
+    The student is ``student`` when the caller knows it (Gradescope's metadata), else read from the file's
+    name (:func:`dpteach.course.identity.identify`): with a roster, a file that matches no student on it is
+    not run, and its record has status ``unmatched`` and says what the file's name gave.
     """
     path = Path(path)
     started = time.monotonic()
-    sid, on_roster = identify(path, manifest, options.pattern)
+    sid, on_roster = (student, True) if student is not None else identify(path, manifest, options.pattern)
     late = lateness(path, options.pattern)
     record = {"id": sid, "file": str(path), "chapter": "", "status": "ok", "reason": "", "questions": [], "total": 0,
               "possible": 0, "isolation": options.isolation, "cells": [], "flags": [], "late": bool(late)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .edition import plain, read_homework_line
+from .edition import plain, read_homework_email, read_homework_line
 from .manifest import lms_match, student_id
 from .roster import name_key, name_keys
 
@@ -68,6 +68,16 @@ def flags(notebook: dict, student: str, manifest: dict, chapter: str) -> list[st
     """Why this notebook may not be the one made for ``student`` (empty when it is)."""
     found = []
     students = manifest.get("students")
+    if manifest.get("public"):      # one shared notebook: its numbers come from the email written in it
+        from ..exercises.variants import email_key
+        email = students[student].get("email", "") if students is not None else student
+        written = read_homework_email(notebook)
+        if not written or not written.strip():
+            found.append("its homework email (first code cell) is missing: its checks did not judge at this "
+                         "student's numbers")
+        elif email_key(written) != email_key(email):
+            found.append(f"its numbers were drawn for another email ({written.strip()})")
+        return found
     meta = notebook.get("metadata", {}).get("dpteach", {})
     meta = meta if isinstance(meta, dict) else {}
     if students is not None and student in students:

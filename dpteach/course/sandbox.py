@@ -22,6 +22,15 @@ Where bubblewrap is missing or cannot start, :func:`require` raises :class:`Sand
 what to install: grading then stops, unless the instructor asks for ``isolation="none"`` (the
 command's ``--unsafe``, for files they trust), which runs the same job as a plain child process.
 Each :class:`Result` says which isolation it ran under.
+
+One more isolation exists for one platform only: ``"user"``, for Gradescope's autograder container,
+where Docker's seccomp profile usually stops bubblewrap from starting (:mod:`dpteach.course.gradescope`
+chooses it only there, and says so in its instructor-only output). The grader, which must be root,
+runs the job as a plain child that becomes a fresh unprivileged uid before any student code, in a
+fresh working folder of its own, with the allow-list environment and the same limits; when the run
+ends, every process of that uid is killed. The container keeps classmates apart; the uid keeps the
+student's code from the grader's files (made readable by root only) and its results. The network
+stays reachable in this mode.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,7 +53,7 @@ from pathlib import Path
 
 #: The folder holding the ``dpteach`` package the grader imported: the sandbox imports the same one.
 PACKAGE = Path(__file__).resolve().parents[1]
-ISOLATIONS = ("bubblewrap", "none")
+ISOLATIONS = ("bubblewrap", "user", "none")
 #: What a student's processes see of the environment (every other variable is left out).
 ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/scratch", "LANG": "C.UTF-8", "USER": "student",
                "TMPDIR": "/tmp", "MPLBACKEND": "agg", "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython",
@@ -193,11 +203,22 @@ def run(job: dict, limits: Limits, isolation: str = "bubblewrap",
     """
     if isolation not in ISOLATIONS:
         raise ValueError(f"isolation must be one of {ISOLATIONS} (got {isolation!r})")
+    uid, scratch = None, None
     if isolation == "bubblewrap":
         require()
         uid = _uid()
         argv = command(_inside(limits, uid), uid)
         cwd, env = "/", {"PATH": "/usr/bin:/bin"}
+    elif isolation == "user":
+        if os.geteuid() != 0:
+            raise SandboxUnavailable("the 'user' isolation runs students' code as a fresh unprivileged uid, which "
+                                     "only root can become (Gradescope runs its autograder as root)")
+        uid, scratch = fresh_uid(), tempfile.mkdtemp(prefix="dpteach-student-")
+        os.chown(scratch, uid, uid)
+        os.chmod(scratch, 0o700)
+        argv, cwd = _inside(limits, uid), scratch
+        env = dict(ENVIRONMENT, HOME=scratch, TMPDIR=scratch, MPLCONFIGDIR=f"{scratch}/matplotlib",
+                   IPYTHONDIR=f"{scratch}/ipython")
     else:
         argv, cwd = _inside(limits, None, processes=False), None
         env = dict(ENVIRONMENT, HOME="/tmp", MPLCONFIGDIR="/tmp/matplotlib-dpteach", IPYTHONDIR="/tmp/ipython-dpteach")
@@ -210,6 +231,9 @@ def run(job: dict, limits: Limits, isolation: str = "bubblewrap",
         result.end = _collect(process, limits, watch, result, started)
     finally:
         _kill(process)
+        if isolation == "user":
+            kill_uid(uid)
+            shutil.rmtree(scratch, ignore_errors=True)
     code = result.returncode = process.returncode
     # a signal ends a plain child with -N; bubblewrap reports its child's signal N as exit status 128 + N
     number = -code if code is not None and code < 0 else code - 128 if isolation == "bubblewrap" and code and code > 128 \
@@ -268,6 +292,37 @@ def _collect(process, limits: Limits, watch, result: Result, started: float) -> 
                     end_next = time.monotonic() + seconds
     finally:
         selector.close()
+
+
+def processes_of(uid: int) -> list[int]:
+    """The pids of every process whose real or effective uid is ``uid`` (read from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="utf-8") as status:
+                line = next(line for line in status if line.startswith("Uid:"))
+        except (OSError, StopIteration):      # gone meanwhile
+            continue
+        if str(uid) in line.split()[1:3]:
+            found.append(int(entry))
+    return found
+
+
+def kill_uid(uid: int, rounds: int = 50) -> None:
+    """Kill every process of ``uid`` until none is left (a fork bomb's children are killed as they appear;
+    RLIMIT_NPROC bounds how many there can be)."""
+    for _ in range(rounds):
+        pids = processes_of(uid)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.01)
 
 
 def _kill(process: subprocess.Popen) -> None:

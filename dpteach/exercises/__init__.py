@@ -82,11 +82,12 @@ from .sensitivity import (
     check_my_l1_sensitivity,
 )
 from .sparse_variants import check_unnoised_threshold_ratio
-from .variants import homework
+from .variants import homework, question
 
 __all__ = [
     "EXERCISES",
     "homework",
+    "question",
     "ExerciseSpec",
     "exercise",
     "run_in_process",

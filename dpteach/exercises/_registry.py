@@ -44,7 +44,8 @@ class ExerciseSpec:
     ``choices`` (letter → text), which the prompt shows where it says ``{options}``, in the order its
     checker's ``order`` parameter gives (a homework shuffles them). ``few_answers`` says why a numeric
     exercise's homework cannot have many distinct answers (a whole number with a small range), where
-    that is so; otherwise its combinations give at least 20 answers that differ at its precision.
+    that is so; otherwise its combinations give at least 40 answers that differ at its precision (so that 200
+    students drawn at random see at least 20).
     """
 
     name: str
@@ -152,6 +153,12 @@ def _equal(a, b) -> bool:
 #: What the checkers of the session's homework judge at: checker name → its parameters.
 _SESSION: dict[str, dict[str, Any]] = {}
 
+#: Registered for a shared notebook's checkers until its email is written: they say so instead of judging.
+AWAITING = {"__awaiting_email__": True}
+#: What a check and a question say while the email is missing.
+NO_EMAIL = ("Write your course email between the quotes in the first code cell and run that cell: your homework's "
+            "numbers are drawn from it.")
+
 
 def describe(params: Mapping[str, Any]) -> str:
     """Parameters as a student reads them: ``k = 4, epsilon = 0.8``."""
@@ -163,6 +170,8 @@ def judged(checker, args: tuple, kwargs: dict) -> Feedback:
     numbers = _SESSION.get(checker.__name__)
     if numbers is None:
         return checker(*args, **kwargs)
+    if numbers is AWAITING:
+        return Feedback(None, NO_EMAIL)
     spec = EXERCISES[checker.__name__]
     given = {k: v for k, v in kwargs.items() if k in spec.defaults}
     if not given:

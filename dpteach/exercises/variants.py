@@ -28,7 +28,7 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
-from ._registry import _SESSION, EXERCISES, describe
+from ._registry import _SESSION, AWAITING, EXERCISES, NO_EMAIL, describe
 
 
 def _digest(key: str | bytes, *parts: str) -> bytes:
@@ -68,19 +68,24 @@ def email_key(email: str) -> str:
 
 
 class Homework:
-    """What :func:`homework` registered: shown as a table of each exercise's numbers."""
+    """What :func:`homework` registered: shown as a table of each exercise's numbers (or what is missing)."""
 
-    def __init__(self, chapter: str, numbers: Mapping[str, Mapping[str, Any]], who: str = ""):
+    def __init__(self, chapter: str, numbers: Mapping[str, Mapping[str, Any]], who: str = "", problem: str = ""):
         self.chapter, self.numbers, self.who = chapter, {k: dict(v) for k, v in numbers.items()}, who
+        self.problem = problem
 
     def _rows(self) -> list[tuple[str, str]]:
         return [(name.removeprefix("check_").replace("_", " "), describe(params)) for name, params in self.numbers.items()]
 
     def __repr__(self) -> str:
+        if self.problem:
+            return self.problem
         head = f"Homework numbers for {self.who}" if self.who else "Homework numbers"
         return "\n".join([f"{head} ({self.chapter}):"] + [f"  {name}: {text}" for name, text in self._rows()])
 
     def _repr_html_(self) -> str:
+        if self.problem:
+            return f"<p><b>{html.escape(self.problem)}</b></p>"
         head = f"Homework numbers for {html.escape(self.who)}" if self.who else "Homework numbers"
         rows = "".join(f"<tr><td>{html.escape(n)}</td><td>{html.escape(t)}</td></tr>" for n, t in self._rows())
         return f"<p><b>{head}</b> ({html.escape(self.chapter)})</p><table>{rows}</table>"
@@ -92,7 +97,9 @@ def homework(chapter: str, numbers: Mapping[str, Mapping[str, Any]] | None = Non
 
     Either ``numbers`` (checker name → parameters, as a course's notebook carries them) or ``email``,
     ``salt`` and ``exercises`` (the student's course email, the course's public salt and the chapter's
-    checkers: the numbers are drawn here, and returned to be shown). Replaces what an earlier call
+    checkers: the numbers are drawn here, and returned to be shown). An email not written yet (or not an
+    email) registers nothing to judge at: the checks and :func:`question` then say what to do, and so
+    does what this returns (it never raises for what a student types). Replaces what an earlier call
     registered for the same checkers.
     """
     if not isinstance(chapter, str) or not chapter:
@@ -101,10 +108,16 @@ def homework(chapter: str, numbers: Mapping[str, Mapping[str, Any]] | None = Non
         raise ValueError("give either numbers (a course's notebook) or email and salt (a shared notebook), not both")
     who = ""
     if email is not None:
-        if not isinstance(email, str) or "@" not in email or email.strip() != email.strip().split()[0]:
-            raise ValueError(f"email must be your course email address, like 'ada@uni.edu' (got {email!r})")
         if not isinstance(salt, str) or not salt:
             raise ValueError(f"salt must be the course's salt as the notebook gives it (got {salt!r})")
+        unknown = [name for name in exercises if name not in EXERCISES]
+        if unknown:
+            raise ValueError(f"exercises must be registered checkers' names (got {unknown[0]!r})")
+        if not isinstance(email, str) or email.count("@") != 1 or len(email.split()) != 1:
+            for name in exercises:
+                _SESSION[name] = AWAITING
+            said = f"{email!r} is not an email address. " if isinstance(email, str) and email.strip() else ""
+            return Homework(chapter, {}, problem=said + NO_EMAIL)
         who = email_key(email)
         numbers = {name: variant(salt, who, chapter, name) for name in exercises}
     for name, params in numbers.items():
@@ -114,6 +127,31 @@ def homework(chapter: str, numbers: Mapping[str, Mapping[str, Any]] | None = Non
     for name, params in numbers.items():
         _SESSION[name] = dict(params)
     return Homework(chapter, numbers, who) if email is not None else None
+
+
+class Question:
+    """An exercise's question at the registered homework numbers (Markdown in a notebook, text elsewhere)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_markdown_(self) -> str:
+        return self.text
+
+
+def question(name: str) -> Question:
+    """Exercise ``name``'s question (its checker's name) at this notebook's homework numbers: what a shared
+    notebook shows under each exercise, since its text cannot hold each student's numbers."""
+    spec = EXERCISES.get(name)
+    if spec is None:
+        raise ValueError(f"name must be a registered exercise's checker (got {name!r})")
+    numbers = _SESSION.get(name)
+    if numbers is AWAITING:
+        return Question(NO_EMAIL)
+    return Question(spec.render(**(numbers or {})))
 
 
 def forget() -> None:
