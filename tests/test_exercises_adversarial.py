@@ -21,7 +21,7 @@ from helpers import sensitivity_by_enumeration
 
 import dpteach as dp
 from dpteach import exercises as ex
-from dpteach.exercises._base import recording, tolerance
+from dpteach.exercises._feedback import matching_mistake, recording, rounded_too_early, significant_figures, tolerance
 
 VALUES = [spec for spec in ex.EXERCISES.values() if spec.kind == "value"]
 
@@ -178,8 +178,9 @@ def refuses_wrong_answers_without_the_answer(spec, params) -> None:
         leaked = shows(message, expected, pattern)
         assert leaked is None, f"{params}, {wrong!r}: the message shows the answer as {leaked!r}: {message}"
         assert "dp." not in message, f"{params}, {wrong!r}: the message names a dpteach call: {message}"
-        if spec.figures is not None and abs(wrong - expected) <= tolerance(expected, spec.figures - 1):
-            assert message.startswith("close: right to"), message
+        named = matching_mistake(wrong, expected, spec.mistakes(**params), spec.figures) is not None
+        assert message.startswith("close:") == (not named and bool(rounded_too_early(wrong, expected, spec.figures))), \
+            message
 
 
 def accepts_the_stated_precision(spec, params) -> None:
@@ -197,9 +198,13 @@ def accepts_the_stated_precision(spec, params) -> None:
         assert spec.checker(right, **params).correct is True, (params, right, expected)
     for off in (expected + 1.01 * tolerance(expected, n - 1), expected - 1.01 * tolerance(expected, n - 1)):
         assert spec.checker(off, **params).correct is False, (params, off, expected)
-    close = spec.checker(expected + 3 * tol, **params)
-    if abs(3 * tol) <= tolerance(expected, n - 1):
-        assert close.correct is False and close.message.startswith(f"close: right to {n - 1} significant figures")
+    near = spec.checker(expected + 3 * tol, **params)            # near, but not the answer rounded: wrong, not close
+    assert near.correct is False and not near.message.startswith("close"), (params, near)
+    early = float(f"{expected:.{n - 1}g}")                      # the answer rounded to n − 1 figures
+    if not is_right(early, expected, n) and significant_figures(early) == n - 1 and \
+            matching_mistake(early, expected, spec.mistakes(**params), n) is None:
+        said = spec.checker(early, **params)
+        assert said.correct is False and said.message.startswith("close:") and f"give {n}." in said.message
 
 
 #: How many homework combinations of an exercise the adversarial checks run (besides the defaults).
@@ -433,3 +438,24 @@ def test_a_number_typed_as_text_is_told_to_drop_the_quotes(spec):
     verdict = spec.checker(repr(float(right)) if not isinstance(right, str) else right)
     assert verdict.correct is False and "without quotes" in verdict.message, verdict.message
     assert spec.checker("not a number").correct is False
+
+
+@pytest.mark.parametrize("answer, expected, figures, close", [
+    (5.99, 6.0213, 3, False), (1.99, 2.0049, 3, False), (1590, 1603.2, 3, False),   # near, but wrong at 3 figures
+    (6, 6.0213, 3, True), (6.0, 6.0213, 3, True), (1700, 1651.3, 3, True), (0.07, 0.0731, 3, True),
+    (2.0, 2.0149, 3, True), (23, 23.1259, 3, True), (20, 23.0259, 3, True), (30, 23.0259, 3, False),
+    (6.03, 6.0213, 3, False)])
+def test_close_is_said_only_when_the_digits_given_round_to_the_answer(answer, expected, figures, close):
+    """Issue 37: "close: give more digits" was shown for 5.99 for 6, 1.99 for 2, 1590 for 1600, which are
+    simply wrong at 3 significant figures. Close means the answer is the right value stopped too early."""
+    verdict = ex.compare(answer, expected, "right", "a hint", figures=figures)
+    assert verdict.correct is False
+    assert verdict.message.startswith("close:") == close, verdict.message
+    if close:
+        assert f"give {figures}." in verdict.message
+
+
+def test_two_mistakes_that_give_the_same_number_are_named_once():
+    verdict = ex.compare(0.5, 2.0, "right", "a hint", figures=3, mistakes=[
+        ex.Mistake(0.5, "first slip."), ex.Mistake(0.5, "second slip.")])
+    assert verdict.message == "0.5 is not it: first slip." and "Or:" not in verdict.message

@@ -36,12 +36,13 @@ def test_understated_loss_contract():
 @pytest.mark.parametrize("wrong, words", [
     (1.0, "promised ε"),
     (math.exp(2), "logarithm"),
-    (0.5, "multiplied the calibrated"),
+    (0.5, "noise scale b"),             # (= the calibrated Δf times ε too, at these numbers: named once)
     (math.e, "e^ε"),
 ])
 def test_understated_loss_names_each_mistake(wrong, words):
     verdict = ex.check_understated_loss(wrong)
-    assert verdict.correct is False and words in verdict.message
+    assert verdict.correct is False and words in verdict.message and "Or:" not in verdict.message
+    assert "divided by b" not in verdict.message and "|/b" not in verdict.message     # no recipe for the answer
 
 
 def test_gaussian_proof_step_has_one_right_answer_and_feedback_on_every_option():

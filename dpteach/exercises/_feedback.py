@@ -126,12 +126,15 @@ def compare(answer, expected: float, why: str, hint: str, figures: int | None = 
 
     The precision rule (one for every exercise): with ``figures = n`` an answer is right iff
     |answer − expected| ≤ ½·10^(floor(log10|expected|) − n + 1) (see :func:`tolerance`). An answer
-    right to n − 1 figures but not n is told so ("close … give more digits") and never gets a
-    mistake's diagnosis. ``figures = None`` asks for an exact answer (a whole number, a count):
-    equal up to floating-point rounding. A wrong answer is looked up among ``mistakes`` (each
-    matched at the n-figure tolerance of its own value); mistakes within the (n − 1)-figure
-    tolerance of the expected value are dropped, since they would collide with "close". Else the
-    generic ``hint``. Neither message shows the expected value.
+    written with fewer than n significant figures that IS the expected value rounded to them (6 or 6.0
+    for 6.0213) is told "close: … give n" (:func:`rounded_too_early`), unless it is a known mistake's
+    value, which is named first; any other wrong answer is wrong, however near (5.99 for 6.0213 is
+    wrong at 3 figures, not close). ``figures =
+    None`` asks for an exact answer (a whole number, a count): equal up to floating-point rounding. A
+    wrong answer is looked up among ``mistakes`` (each matched at the n-figure tolerance of its own
+    value, the first listed named if two give the same number); mistakes within the (n − 1)-figure
+    tolerance of the expected value are dropped, being too near to tell apart. Else the generic
+    ``hint``. Neither message shows the expected value.
     """
     mistakes = list(mistakes)
     expected = float(expected)
@@ -144,13 +147,16 @@ def compare(answer, expected: float, why: str, hint: str, figures: int | None = 
         return value
     if _agrees(value, expected, figures):
         return Feedback(True, why)
-    if figures is not None and _agrees(value, expected, figures - 1):
-        return Feedback(False, f"close: right to {figures - 1} significant figures but not to {figures} — "
-                               "give more digits.")
+    # a near miss is not echoed: printed to 6 figures it could read as the answer at fewer
+    shown = "That" if figures is not None and _agrees(value, expected, figures - 1) else f"{value:g}"
     named = matching_mistake(value, expected, mistakes, figures)
     if named is not None:
-        return Feedback(False, f"{value:g} is not it: {named}")
-    return Feedback(False, f"{value:g} is not it. {hint}")
+        return Feedback(False, f"{shown} is not it: {named}")
+    given = rounded_too_early(value, expected, figures)
+    if given:
+        return Feedback(False, f"close: right to the {given} significant figure{'s' * (given > 1)} you gave; "
+                               f"give {figures}.")
+    return Feedback(False, f"{shown} is not it. {hint}")
 
 
 def live_mistakes(expected: float, mistakes: Iterable[Mistake], figures: int | None) -> list[Mistake]:
@@ -161,17 +167,32 @@ def live_mistakes(expected: float, mistakes: Iterable[Mistake], figures: int | N
     return [m for m in mistakes if not _agrees(float(m.value), expected, near)]
 
 
+def significant_figures(value: float) -> int:
+    """How many significant figures ``value`` is written with, as Python writes it (trailing zeros of a
+    whole number do not count: 1600 has 2, 6.0 has 1, 5.99 has 3, 0.0731 has 3; 0 has none)."""
+    mantissa = repr(abs(float(value))).lower().split("e")[0].replace(".", "")
+    return len(mantissa.strip("0"))
+
+
+def rounded_too_early(value: float, expected: float, figures: int | None) -> int:
+    """The number of significant figures ``value`` gives, when that is fewer than ``figures`` and ``value``
+    is ``expected`` rounded to them (the student stopped too early); else 0."""
+    if figures is None:
+        return 0
+    given = significant_figures(value)
+    if not 0 < given < figures:
+        return 0
+    return given if math.isclose(value, float(f"{expected:.{given}g}"), rel_tol=1e-12, abs_tol=0.0) else 0
+
+
 def matching_mistake(value: float, expected: float, mistakes: Iterable[Mistake], figures: int | None = None) -> str | None:
-    """The message of the live known mistakes (see :func:`live_mistakes`) whose value ``value`` agrees
-    with to ``figures`` significant figures (exactly when None), or None. When two mistakes give the
-    same number here, both are named ("… Or: …")."""
-    named: list[str] = []
+    """The message of the first live known mistake (see :func:`live_mistakes`) whose value ``value`` agrees
+    with to ``figures`` significant figures (exactly when None), or None. Two mistakes may give the same
+    number at some parameters; the first listed is named (the likelier: checkers list them so)."""
     for mistake in live_mistakes(expected, mistakes, figures):
-        if _agrees(value, float(mistake.value), figures) and mistake.message not in named:
-            named.append(mistake.message)
-    if not named:
-        return None
-    return " Or: ".join(named)
+        if _agrees(value, float(mistake.value), figures):
+            return mistake.message
+    return None
 
 
 def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str = "", order: str | None = None) -> Feedback:

@@ -107,8 +107,9 @@ def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
         Mistake(2 * (2 * b**2), "that is the variance of the sum of the two answers. The average divides the sum "
                                 "by 2, so its variance by 4."),
         Mistake(2 * full**2, "that is the variance of one answer at the full ε, 2(Δf/ε)² — or, the same number, a "
-                             "variance of 2b² divided by 4, or b² halved. Each answer here has noise Lap(Δf/(ε/2)), "
-                             "of variance 2b², and averaging two independent ones halves it."),
+                             "variance of 2b² divided by 4, b² halved, or (at some ε) the average's standard "
+                             "deviation. Each answer here has noise Lap(Δf/(ε/2)), of variance 2b², and averaging two "
+                             "independent ones halves it."),
         Mistake(2 * full**2 / 2, "that uses the scale Δf/ε for each answer, the scale at the full ε. Each answer "
                                  "spends only ε/2, so its scale is Δf/(ε/2)."),
         Mistake(math.sqrt(expected), "that is a standard deviation. The question asks for the variance."),

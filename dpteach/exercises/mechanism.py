@@ -61,10 +61,11 @@ def check_understated_loss(answer, epsilon: float = 1.0, calibrated: float = 0.5
         Mistake(epsilon, "that is the promised ε. Theorem 3.6 only holds when the noise is calibrated to the real "
                          "Δf; here it is calibrated to less. Compute the loss far from both answers."),
         Mistake(math.exp(expected), "that is the ratio p_x/p_y of the densities; the privacy loss is its logarithm."),
-        Mistake(b, "that is the noise scale b = (calibrated Δf)/ε. Far from both answers the loss is the true "
-                   "change |f(x) − f(y)| divided by b."),
-        Mistake(calibrated * epsilon, "you multiplied the calibrated Δf by ε. The noise scale is b = (calibrated "
-                                      "Δf)/ε, and far from both answers the loss is |f(x) − f(y)|/b."),
+        Mistake(b, "that is the noise scale b = (calibrated Δf)/ε, not a privacy loss: the loss at an output z is "
+                   "the logarithm of p_x(z)/p_y(z). Where is it largest?"),
+        Mistake(calibrated * epsilon, "you multiplied the calibrated Δf by ε, which gives no privacy loss: the loss at "
+                                      "an output z is the logarithm of p_x(z)/p_y(z), with noise of scale "
+                                      "(calibrated Δf)/ε."),
         Mistake(math.exp(epsilon), "that is e^ε, the ratio Theorem 3.6 would promise; the loss is a logarithm, "
                                    "and here the promise does not hold."),
         Mistake(1 / calibrated, "that is the true change over the calibrated Δf, the factor by which the noise is "
@@ -82,7 +83,7 @@ def check_understated_loss(answer, epsilon: float = 1.0, calibrated: float = 0.5
 _GAUSSIAN_STEP = {
     "a": (False, "Step 1 still holds: Gaussian noise is independent in each coordinate, so the density is a product "
                  "and the normalising constants cancel in the ratio, exactly as for Laplace."),
-    "b": (True, "Right. For Laplace, |f(y)ᵢ − zᵢ| − |f(x)ᵢ − zᵢ| ≤ |f(x)ᵢ − f(y)ᵢ| whatever z is (the triangle "
+    "b": (True, "For Laplace, |f(y)ᵢ − zᵢ| − |f(x)ᵢ − zᵢ| ≤ |f(x)ᵢ − f(y)ᵢ| whatever z is (the triangle "
                 "inequality), so each coordinate's exponent is bounded by a constant. For Gaussian noise the "
                 "exponent is ((zᵢ − f(y)ᵢ)² − (zᵢ − f(x)ᵢ)²)/(2σ²) = (f(x)ᵢ − f(y)ᵢ)(2zᵢ − f(x)ᵢ − f(y)ᵢ)/(2σ²): "
                 "it grows linearly in zᵢ, without bound. Squares have no triangle inequality |a|² − |b|² ≤ |a − b|², "
