@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from browser import bench_browser  # noqa: E402
 from first_visit import bench_first_visits  # noqa: E402
+from gradescope import bench_gradescope  # noqa: E402
 
 import dpteach as dp  # noqa: E402
 
@@ -482,6 +483,8 @@ def main(argv=None) -> int:
                              "and results.json as the last full run wrote them (each says so, with its date)")
     parser.add_argument("--grading-only", action="store_true",
                         help="measure the grading batch only; keep the other sections as the last full run wrote them")
+    parser.add_argument("--gradescope-only", action="store_true",
+                        help="measure Gradescope's autograder only; keep the other sections as the last run wrote them")
     parser.add_argument("only", nargs="?", choices=["grading", "first-visits"],
                         help="run only this benchmark (printed, not written)")
     args = parser.parse_args(argv)
@@ -496,9 +499,10 @@ def main(argv=None) -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     sections = [("Machine", machine(), None)]
-    partial = args.sliders_only or args.grading_only
-    measured = ("import", "Sliders") if args.sliders_only else ("Grading",) if args.grading_only else None
-    flag = "--sliders-only" if args.sliders_only else "--grading-only"
+    partial = args.sliders_only or args.grading_only or args.gradescope_only
+    measured = ("import", "Sliders") if args.sliders_only else ("Grading",) if args.grading_only else \
+        ("Gradescope",) if args.gradescope_only else None
+    flag = "--sliders-only" if args.sliders_only else "--grading-only" if args.grading_only else "--gradescope-only"
     kept_text, kept_data = _previous_sections(flag) if partial else ({}, {})
     for title, fn in [("import dpteach", bench_import),
                       ("Sliders: value change → new PNG bytes", lambda: bench_sliders(10 if args.quick else 50,
@@ -511,6 +515,7 @@ def main(argv=None) -> int:
                       ("Notebooks, executed headless", bench_notebooks),
                       ("HTML export", bench_export),
                       ("Grading a class: 200 submissions on 2 workers", bench_grading),
+                      ("Gradescope: one submission of each chapter, as its autograder runs it", bench_gradescope),
                       ("Chapter 11's live audit", bench_promises)] + (
                           [] if args.skip_tests else [("make test", bench_tests)]):
         print(f"\n## {title}", flush=True)

@@ -73,7 +73,7 @@ from .identity import flags, identify
 from .inside import READY
 from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, lateness, load_manifest, params_for, parts, points, student_id
 from .manifest import possible as chapter_possible
-from .reading import GradingError, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
+from .reading import GradingError, allowed_helpers, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
 
 __all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execute", "find_submissions", "fingerprint",
            "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "load_manifest", "main", "student_id",
@@ -254,7 +254,9 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
                                   isolation=options.isolation, allow_library=True)
     correct, message = _verdict(function, sandboxed, params)
     forbidden = forbidden_names(exercise["checker"], sandboxed)
-    route = library_route(source, forbidden, _originals(forbidden))
+    from dpteach.exercises import EXERCISES
+    spec = EXERCISES.get(exercise["checker"])
+    route = library_route(source, forbidden, _originals(forbidden), allowed_helpers(spec.render() if spec else ""))
     strict = (f"{route}: this exercise asks you to write it yourself, with numpy and math only (no dpteach, no "
               "other library's sampler).") if route else "written by hand: numpy and math only."
     result.update(correct=correct, message=message, strict=strict)

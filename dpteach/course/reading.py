@@ -112,18 +112,28 @@ def out_of_bounds(source: str) -> str | None:
     return None
 
 
-def library_route(source: str, forbidden: Sequence[str], originals: dict[str, str] | None = None) -> str | None:
+def allowed_helpers(prompt: str) -> tuple[str, ...]:
+    """The dpteach functions an exercise's prompt allows by name ("You may use `dp.all_databases`")."""
+    found = re.search(r"[Yy]ou may use ((?:`dp\.\w+`(?:,\s*|\s+and\s+|\s+or\s+)?)+)", prompt)
+    return tuple(re.findall(r"`dp\.(\w+)`", found.group(1))) if found else ()
+
+
+def library_route(source: str, forbidden: Sequence[str], originals: dict[str, str] | None = None,
+                  allowed: Sequence[str] = ()) -> str | None:
     """Why the cell does not write the function by hand, or None: it reaches a forbidden dpteach name
-    (:func:`reaches_forbidden`), uses dpteach at all (``dp``, ``dpteach``), imports anything but numpy
-    and math (scipy's Laplace, say), or holds a copy of a forbidden function's own source
-    (``originals``: name → source), whatever its names."""
+    (:func:`reaches_forbidden`), uses dpteach otherwise than as ``dp.<name>`` of a helper the exercise
+    allows (``allowed``, from its prompt: :func:`allowed_helpers`), imports anything but numpy and math
+    (scipy's Laplace, say), or holds a copy of a forbidden function's own source (``originals``: name →
+    source), whatever its names."""
     reached = reaches_forbidden(source, forbidden)
     if reached:
         return f"your cell reaches dp.{reached}"
     tree = ast.parse(_parsable(source))
+    helpers = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+               and isinstance(node.value, ast.Name) and node.value.id == "dp" and node.attr in allowed}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in ("dp", "dpteach"):
-            return f"your cell uses `{node.id}`"
+        if isinstance(node, ast.Name) and node.id in ("dp", "dpteach") and id(node) not in helpers:
+            return f"your cell uses `{node.id}`" + (f" beyond {', '.join(f'dp.{a}' for a in allowed)}" if allowed else "")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and "dpteach" in node.value:
             return "your cell names dpteach in a string"
         if isinstance(node, (ast.Import, ast.ImportFrom)):

@@ -105,7 +105,10 @@ def _tree(course, tmp: Path, name: str, notebooks: dict, emails: list[str]) -> P
     shutil.copy(tree / "source" / "run_autograder", tree / "run_autograder")
     (tree / "run_autograder").chmod(0o755)
     for file_name, nb in notebooks.items():
-        nbformat.write(nb, tree / "submission" / file_name)
+        if isinstance(nb, str):
+            (tree / "submission" / file_name).write_text(nb)
+        else:
+            nbformat.write(nb, tree / "submission" / file_name)
     (tree / "submission_metadata.json").write_text(json.dumps({
         "id": 123456, "created_at": "2026-12-06T10:00:00Z", "submission_method": "upload",
         "assignment": {"title": "Homework 05", "due_date": "2026-12-07T23:59:00Z", "total_points": "5.0"},
@@ -191,6 +194,7 @@ def graded(course, tmp_path_factory):
         "hangs": ({f"{CHAPTER}.ipynb": _notebook(course, "ada", right, ["while True:\n    pass"])}, ["ada@uni.edu"]),
         "prints_10MB": ({f"{CHAPTER}.ipynb": _notebook(course, "ada", right, ["print('x' * 10_000_000)"])}, ["ada@uni.edu"]),
         "not_on_roster": ({f"{CHAPTER}.ipynb": _notebook(course, "ada", right)}, ["mallory@elsewhere.org"]),
+        "unreadable": ({f"{CHAPTER}.ipynb": '{"cells": [{"cell_type": "code", "sour'}, ["ada@uni.edu"]),
         **{name: ({f"{CHAPTER}.ipynb": _notebook(course, "ada", right, [cell])}, ["ada@uni.edu"])
            for name, cell in attacks.items()},
     }
@@ -219,7 +223,7 @@ def test_every_submission_gets_a_valid_results_json_with_its_expected_score(grad
     manifest, results = graded["manifest"], graded["results"]
     expected = {"right": 5, "wrong": 0, "partial": 3, "empty": 0, "another_students": _score(manifest, "bob", "ada"),
                 "group": 5, "other_assignment": 0, "raises": 5, "hangs": 5, "prints_10MB": 5, "not_on_roster": 0,
-                "writes_results": 5, "reads_source": 5, "leaves_process": 5}
+                "writes_results": 5, "reads_source": 5, "leaves_process": 5, "unreadable": 0}
     for name, result in results.items():
         assert graded["runs"][name].returncode == 0, (name, graded["runs"][name].stderr[-2000:])
         _valid(result)
@@ -255,6 +259,7 @@ def test_why_a_submission_scored_nothing_is_said(graded):
         _score(graded["manifest"], "bob", "bob") == 5
     assert "RuntimeError: boom" in results["raises"]["output"]
     assert "ran longer than the time limit" in results["hangs"]["output"]
+    assert "not a readable notebook" in results["unreadable"]["output"]
 
 
 def test_the_attacks_fail_under_bubblewrap(graded):

@@ -432,3 +432,20 @@ def test_a_bad_pattern_is_refused_before_anything_runs(pattern, words, capsys):
     with pytest.raises(SystemExit):
         grading.main(["--course", "nowhere.json", "nowhere", "--pattern", pattern])
     assert words in capsys.readouterr().err
+
+
+def test_a_helper_the_exercise_allows_keeps_the_hand_point_and_nothing_else_of_dpteach_does():
+    """Chapter 01's function exercise says "You may use `dp.all_databases`": its own solution, which does,
+    is written by hand; reaching dpteach any other way is not."""
+    from dpteach.course.reading import allowed_helpers, library_route
+    from dpteach.exercises import EXERCISES
+    allowed = allowed_helpers(EXERCISES["check_my_l1_sensitivity"].render())
+    assert allowed == ("all_databases",)
+    uses = "def my_l1_sensitivity(f, universe, max_size):\n    return len(list(dp.all_databases(len(universe), max_size)))\n"
+    assert library_route(uses, ("l1_sensitivity",), {}, allowed) is None
+    assert library_route(uses, ("l1_sensitivity",), {}, ()) == "your cell uses `dp`"
+    for other in ("    g = dp\n    return g.all_databases(2, 1)\n", "    return dp.l2_sensitivity(f, universe, 1)\n",
+                  "    import dpteach\n    return 0\n"):
+        assert library_route(f"def my_l1_sensitivity(f, universe, max_size):\n{other}", ("l1_sensitivity",), {},
+                             allowed) is not None, other
+    assert allowed_helpers(EXERCISES["check_my_laplace_mechanism"].render()) == ()
