@@ -19,12 +19,19 @@ random bits.
 What is exact, and what is not:
 
 * ε given as a :class:`fractions.Fraction` (or an int) is used as it is.
-* ε given as a float is replaced by ε′ = ``Fraction(epsilon).limit_denominator(10**6)``,
-  the closest fraction with denominator at most a million. For every ε typed with up to
-  six decimals (0.1, 0.25, 1.5, …) ε′ is exactly that decimal; in general
-  |ε′ − ε| < 1/(10⁶·q), q the denominator of ε′, so below 10⁻⁶.
-  The release is exactly ε′-differentially private; :func:`discrete_laplace_scale`
-  returns the rational scale t = Δf/ε′ that is used.
+* ε given as a float is read as the decimal it prints as (``repr``: 0.1 is 1/10, not the
+  double just above it), and used exactly when that decimal has at most six decimals
+  (0.1, 0.25, 1.5, …). Otherwise it is rounded **down**, to the largest fraction with
+  denominator at most a million that is at most ε (both the decimal and the double):
+  0 ≤ ε − ε′ < 10⁻⁶ (the fractions just below and just above ε are Farey neighbours p/q and
+  p′/q′ with q + q′ > 10⁶, so they are less than 1/(q·q′) ≤ 10⁻⁶ apart). A float that is
+  not a short decimal, 1/3 say, pays for it: pass ``Fraction(1, 3)`` for that ε exactly.
+  Rounding to the nearest fraction instead could give ε′ > ε, a release a little less
+  private than asked.
+  The release is exactly ε′-differentially private, hence ε-differentially private;
+  :func:`discrete_laplace_scale` returns the rational scale t = Δf/ε′ ≥ Δf/ε that is used.
+* a scale t given as a float to :func:`discrete_laplace_sample` is rounded **up** in the
+  same way (more noise, never less).
 * :func:`discrete_laplace_pmf` and :func:`discrete_laplace_variance` are floating-point
   formulas, for plotting and checking; they are not used by the sampler.
 """
@@ -46,8 +53,42 @@ _MAX_PART = 2**40
 _MAX_COUNT = 2**52
 
 
-def _rational(name: str, value, *, low_open: bool = True) -> Fraction:
-    """A positive (or, with low_open=False, non-negative) rational from an int, a Fraction or a finite float."""
+def _bounded(x: Fraction, rounding: str, max_denominator: int = _MAX_DENOMINATOR) -> Fraction:
+    """The best fraction with denominator ≤ ``max_denominator`` below x (``"down"``), above it (``"up"``)
+    or nearest to it (``"nearest"``, as :meth:`fractions.Fraction.limit_denominator`).
+
+    The best lower and upper approximations are the last two (semi)convergents of x's continued
+    fraction whose denominators fit: one lies on each side of x (Khinchin, *Continued Fractions*, §6).
+    """
+    if x.denominator <= max_denominator:
+        return x
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    n, d = x.numerator, x.denominator
+    while True:
+        a = n // d
+        q2 = q0 + a * q1
+        if q2 > max_denominator:
+            break
+        p0, q0, p1, q1 = p1, q1, p0 + a * p1, q2
+        n, d = d, n - a * d
+    k = (max_denominator - q0) // q1
+    semi, last = Fraction(p0 + k * p1, q0 + k * q1), Fraction(p1, q1)
+    below, above = (semi, last) if semi < last else (last, semi)
+    if rounding == "down":
+        return below
+    if rounding == "up":
+        return above
+    return x.limit_denominator(max_denominator)
+
+
+def _rational(name: str, value, *, low_open: bool = True, rounding: str = "nearest") -> Fraction:
+    """A positive (or, with low_open=False, non-negative) rational from an int, a Fraction or a finite float.
+
+    A float is read as the decimal it prints as (``repr``), kept when its denominator is at most
+    10⁶, otherwise rounded to a fraction with denominator ≤ 10⁶: ``"down"`` to one at most both
+    the decimal and the double (a privacy parameter: never more privacy loss than asked),
+    ``"up"`` to one at least both (a noise scale: never less noise), ``"nearest"`` otherwise.
+    """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number or a fractions.Fraction, got {value!r}")
     if isinstance(value, Fraction):
@@ -58,7 +99,15 @@ def _rational(name: str, value, *, low_open: bool = True) -> Fraction:
         x = float(value)
         if not math.isfinite(x):
             raise ValueError(f"{name} must be a finite number {'>' if low_open else '>='} 0, got {value!r}")
-        exact = Fraction(x).limit_denominator(_MAX_DENOMINATOR)
+        decimal, double = Fraction(repr(x)), Fraction(x)
+        if decimal.denominator <= _MAX_DENOMINATOR:
+            exact = decimal
+        elif rounding == "down":
+            exact = _bounded(min(decimal, double), "down")
+        elif rounding == "up":
+            exact = _bounded(max(decimal, double), "up")
+        else:
+            exact = _bounded(decimal, "nearest")
         if exact == 0 and x > 0:
             raise ValueError(f"{name} = {value!r} is below 1e-6, the smallest value a float is rounded to; "
                              f"pass a fractions.Fraction for a smaller {name}")
@@ -73,8 +122,9 @@ def _rational(name: str, value, *, low_open: bool = True) -> Fraction:
 def discrete_laplace_scale(sensitivity: int, epsilon: float | Fraction) -> Fraction:
     """The exact rational scale t = Δf/ε′ the discrete Laplace mechanism uses.
 
-    ``epsilon`` as a Fraction or an int is used exactly; a float is replaced by the
-    closest fraction with denominator ≤ 10⁶ (so 0.1 becomes exactly 1/10).
+    ``epsilon`` as a Fraction or an int is used exactly; a float is read as the decimal it
+    prints as (so 0.1 is exactly 1/10) and, if that needs a denominator above 10⁶, rounded
+    down to the largest fraction ε′ ≤ ε with denominator ≤ 10⁶: the scale is never below Δf/ε.
 
     Parameters
     ----------
@@ -90,7 +140,7 @@ def discrete_laplace_scale(sensitivity: int, epsilon: float | Fraction) -> Fract
     """
     s = _validate.integer("sensitivity", sensitivity, low=1,
                           why="integer answers change by whole numbers, at least 1")
-    eps = _rational("epsilon", epsilon)
+    eps = _rational("epsilon", epsilon, rounding="down")
     scale = Fraction(s) / eps
     if scale.numerator >= _MAX_PART or scale.denominator >= _MAX_PART:
         raise ValueError(f"the scale Δf/ε = {scale} has a numerator or denominator ≥ 2**40; use an epsilon "
@@ -99,14 +149,14 @@ def discrete_laplace_scale(sensitivity: int, epsilon: float | Fraction) -> Fract
 
 
 def _scale_parts(scale) -> tuple[int, int]:
-    t = _rational("scale", scale)
+    t = _rational("scale", scale, rounding="up")
     if t.numerator >= _MAX_PART or t.denominator >= _MAX_PART:
         raise ValueError(f"scale must have a numerator and denominator below 2**40, got {t}")
     return t.numerator, t.denominator
 
 
 def _alpha(scale) -> float:
-    return math.exp(-1 / float(_rational("scale", scale)))
+    return math.exp(-1 / float(_rational("scale", scale, rounding="up")))
 
 
 def discrete_laplace_pmf(z, scale: float | Fraction) -> np.ndarray | float:
@@ -232,7 +282,7 @@ def bernoulli_exp(gamma, size: int | tuple[int, ...] | None = None,
     Parameters
     ----------
     gamma : int, float or fractions.Fraction
-        γ ≥ 0 (a float is replaced by the closest fraction with denominator ≤ 10⁶).
+        γ ≥ 0 (a float is read as the decimal it prints as, or the closest fraction with denominator ≤ 10⁶).
     size : int or tuple, optional
         How many draws (default: one, returned as a bool).
     rng : numpy.random.Generator, optional
@@ -308,7 +358,8 @@ def discrete_laplace_sample(scale: float | Fraction, size: int | tuple[int, ...]
     Parameters
     ----------
     scale : float, int or fractions.Fraction
-        t > 0 (a float is replaced by the closest fraction with denominator ≤ 10⁶).
+        t > 0 (a float is read as the decimal it prints as, or rounded up to a fraction with
+        denominator ≤ 10⁶: never less noise than asked).
     size : int or tuple, optional
         Shape of the output (default: one draw, returned as an int).
     rng : numpy.random.Generator, optional
@@ -345,7 +396,8 @@ def discrete_laplace_mechanism(counts, sensitivity: int, epsilon: float | Fracti
 
     The noise is drawn exactly (Canonne, Kamath & Steinke 2020, Algorithms 1–2) with the
     rational scale :func:`discrete_laplace_scale` ``(sensitivity, epsilon)``: a float ε is
-    replaced by the closest fraction with denominator ≤ 10⁶, a Fraction is used as it is.
+    rounded down to a fraction ε′ ≤ ε with denominator ≤ 10⁶ (exactly the decimal typed when it has
+    six decimals or fewer), a Fraction is used as it is.
 
     Parameters
     ----------

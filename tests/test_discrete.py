@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import dpteach as dp
@@ -81,12 +83,56 @@ def test_sampling_path_uses_no_floating_point_exp_or_log(monkeypatch):
 
 def test_float_epsilon_becomes_the_decimal_it_was_typed_as():
     assert dp.discrete_laplace_scale(1, 0.1) == Fraction(10)
-    assert dp.discrete_laplace_scale(1, 0.3) == Fraction(10, 3)
+    assert dp.discrete_laplace_scale(1, 0.3) == Fraction(10, 3)           # the double is 1e-17 below 3/10
     assert dp.discrete_laplace_scale(2, 1.5) == Fraction(4, 3)
+    assert dp.discrete_laplace_scale(1, 0.000001) == Fraction(10**6)
     assert dp.discrete_laplace_scale(1, Fraction(1, 3)) == Fraction(3)
-    eps = 0.123456789                       # nine decimals: the closest fraction with denominator ≤ 10⁶
+
+
+def _largest_fraction_at_most(x: Fraction, max_denominator: int = 10**6) -> Fraction:
+    """By brute force over every denominator q ≤ 10⁶: the largest ⌊x·q⌋/q (exact integers)."""
+    q = np.arange(1, max_denominator + 1, dtype=np.int64)
+    p = (x.numerator * q) // x.denominator
+    i = int(np.argmax(p / q))
+    best = Fraction(int(p[i]), int(q[i]))
+    assert np.all(p * best.denominator <= best.numerator * q)        # none above it, exactly
+    return best
+
+
+def test_float_epsilon_is_rounded_down_never_up():
+    """The issue's case: ε = 0.1234567891 (ten decimals) used to become ε′ = ε + 1e-9. Now ε′ is the largest
+    fraction with denominator ≤ 10⁶ at most ε (the decimal and the double), found here by brute force."""
+    eps = 0.1234567891
     used = 1 / dp.discrete_laplace_scale(1, eps)
-    assert used.denominator <= 10**6 and 0 < abs(used - Fraction(eps)) < Fraction(1, used.denominator * 10**6)
+    assert used <= Fraction(repr(eps)) and used <= Fraction(eps)
+    assert used == _largest_fraction_at_most(min(Fraction(repr(eps)), Fraction(eps)))
+    assert 0 < Fraction(repr(eps)) - used < Fraction(1, 10**6)
+    assert Fraction(eps).limit_denominator(10**6) > Fraction(repr(eps))   # the nearest fraction: the unsafe side
+    third = 1 / dp.discrete_laplace_scale(1, 1 / 3)                     # not a short decimal: rounded down too
+    assert third < Fraction(1 / 3) and Fraction(1, 3) - third < Fraction(1, 10**6)
+
+
+def test_float_scale_is_rounded_up_never_down():
+    """A float scale t is drawn with t′ ≥ t (more noise): the sampler's and the pmf's scale."""
+    t_num, t_den = discrete._scale_parts(3.0000000001)
+    assert Fraction(t_num, t_den) >= Fraction(3.0000000001) and Fraction(t_num, t_den) - Fraction("3.0000000001") < 1e-6
+    assert discrete._scale_parts(2.5) == (5, 2)
+
+
+@given(st.floats(min_value=1e-6, max_value=1e4, allow_nan=False, allow_infinity=False))
+@settings(max_examples=300, deadline=None)
+def test_any_float_epsilon_is_used_as_typed_or_rounded_down(eps):
+    """ε′ is the decimal typed when it has ≤ 6 decimals; otherwise ε′ ≤ ε (decimal and double), ε − ε′ < 10⁻⁶."""
+    decimal = Fraction(repr(eps))
+    used = 1 / dp.discrete_laplace_scale(1, eps)
+    assert used.denominator <= 10**6
+    if decimal.denominator <= 10**6:
+        assert used == decimal
+    else:
+        assert used <= decimal and used <= Fraction(eps) and decimal - used < Fraction(1, 10**6)
+    scale = discrete._scale_parts(eps)
+    if decimal.denominator > 10**6:
+        assert Fraction(*scale) >= decimal and Fraction(*scale) >= Fraction(eps)
 
 
 def test_mechanism_keeps_shape_and_returns_integers():
