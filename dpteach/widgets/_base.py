@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import time
 from collections.abc import Callable
 
 import ipywidgets as widgets
@@ -187,6 +188,9 @@ class Interactive:
                                icon="undo", layout=widgets.Layout(width="90px"))
         reset.on_click(lambda _: self.reset())
         self._batch = False
+        self._scheduled = False          # a draw of the newest values is due (see _on_change)
+        self._finished = 0.0             # when the last draw ended (time.perf_counter)
+        self.skipped = 0                 # changes never drawn: a newer one came first
         for control in controls.values():
             control.observe(self._on_change, names="value")
         self.widget = widgets.VBox([widgets.HBox([widgets.VBox(list(controls.values())), reset]),
@@ -236,6 +240,7 @@ class Interactive:
         self.status.value = ""
         self.image.value = self.figure.png()
         self._drawn = self.values()
+        self._finished = time.perf_counter()
         return self.result
 
     def _on_change(self, _change) -> None:
@@ -244,7 +249,23 @@ class Interactive:
         # to the one shown (2.0000000000000004 while 2.0 is drawn) is notified as a change although the
         # value stays 2.0. RoundLogSlider no longer provokes JupyterLab to send one, but another page
         # showing the same slider still can. Redraw only when a value differs from the image's.
-        if not self._batch and self.values() != self._drawn:
+        if self._batch or self.values() == self._drawn:
+            return
+        if self._scheduled:             # a draw is already due: it will show these values, the newest
+            self.skipped += 1
+            return
+        loop = _kernel_loop()
+        if loop is None or time.perf_counter() - self._finished > COALESCE_SECONDS:
+            self.redraw()
+            return
+        # Changes are arriving faster than the figure draws (a client that does not wait for each image, or
+        # a backlog behind a busy kernel): let the kernel read what is queued, then draw the newest once.
+        self._scheduled = True
+        loop.call_later(COALESCE_SECONDS, self._draw_newest)
+
+    def _draw_newest(self) -> None:
+        self._scheduled = False
+        if self.values() != self._drawn:
             self.redraw()
 
     # -- display --------------------------------------------------------------------------
@@ -255,6 +276,19 @@ class Interactive:
 
     def __repr__(self) -> str:
         return f"Interactive figure: {self.caption} (move the sliders in a live notebook)"
+
+
+#: A change that comes within this many seconds of the end of the last draw waits as long for the ones queued
+#: behind it, and only the newest is drawn (a browser sends the next only once the kernel is idle, so its
+#: changes come later than this and are drawn at once).
+COALESCE_SECONDS = 0.003
+
+
+def _kernel_loop():
+    """The event loop of the IPython kernel this runs in, or None (a plain Python process, a test)."""
+    from IPython import get_ipython
+    kernel = getattr(get_ipython(), "kernel", None)
+    return getattr(kernel, "io_loop", None)
 
 
 def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0, name: str = "beta") -> RoundLogSlider:
