@@ -81,6 +81,32 @@ def gaussian_sigma(l2_sensitivity: float, epsilon: float, delta: float) -> float
     return hi
 
 
+def gaussian_epsilon(sigma: float, l2_sensitivity: float, delta: float) -> float:
+    """The smallest ε for which N(0, σ²) noise with ℓ2-sensitivity Δ is (ε, δ)-DP: :func:`gaussian_delta` inverted.
+
+    δ(ε) falls as ε grows; bisection on ε to a relative precision of 1e-12 returns the upper
+    end of the final bracket, where Balle & Wang's condition (2018, Theorem 8) holds. Only
+    Δ/σ matters: in the language of Dong, Roth & Su (2019) the mechanism is μ-GDP with
+    μ = Δ/σ, and this is that μ's ε(δ).
+
+    Examples
+    --------
+    >>> round(gaussian_epsilon(gaussian_sigma(1.0, 1.0, 1e-5), 1.0, 1e-5), 9)
+    1.0
+    """
+    s = _validate.positive("sigma", sigma, why="the standard deviation of the noise")
+    d = _validate.positive("l2_sensitivity", l2_sensitivity, why=_WHY_SENS)
+    target = _delta_param(delta)
+    if gaussian_delta(s, d, 0.0) <= target:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while gaussian_delta(s, d, hi) > target:
+        lo, hi = hi, 2 * hi
+    _, hi = bisect(lambda e: gaussian_delta(s, d, e) > target, lo, hi,
+                   done=lambda lo, hi: hi - lo <= 1e-12 * hi)
+    return hi
+
+
 _norm_cdf = np.frompyfunc(_special.norm_cdf, 1, 1)
 _log_norm_cdf = np.frompyfunc(_special.log_norm_cdf, 1, 1)
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dpteach as dp
-from dpteach import discrete
+from dpteach.discrete import laplace as discrete
 
 
 def _chi_square_p(samples: np.ndarray, scale) -> float:

@@ -24,7 +24,7 @@ from .gaussian import (
 from .hypothesis import TradeoffFigure
 from .laplace import LaplaceDensityFigure, PrivacyLossFigure, TailFigure
 from .local import LocalCentralFigure, LocationDensityFigure
-from .noise import AuditFigure, DiscreteLaplaceFigure, FloatGapsFigure
+from .noise import AuditFigure, DiscreteGaussianFigure, DiscreteLaplaceFigure, FloatGapsFigure
 from .reconstruction import ReconstructionFigure
 from .selection import AboveThresholdFigure, ExponentialMechanismFigure, NoisyMaxFigure
 from .sensitivity import ChangeBySizeFigure, NeighbourChangesFigure
@@ -63,6 +63,7 @@ __all__ = [
     "TailFigure",
     "PrivacyLossFigure",
     "AuditFigure",
+    "DiscreteGaussianFigure",
     "DiscreteLaplaceFigure",
     "FloatGapsFigure",
     "AboveThresholdFigure",

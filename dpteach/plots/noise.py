@@ -1,4 +1,4 @@
-"""Chapter 09's figures: the gaps of floating-point Laplace noise, the discrete Laplace, the auditor."""
+"""Chapter 09's figures: the gaps of floating-point Laplace noise, the discrete Laplace and Gaussian, the auditor."""
 
 from __future__ import annotations
 
@@ -6,12 +6,20 @@ import numpy as np
 
 from .. import _validate
 from ..audit import AuditResult
-from ..discrete import discrete_laplace_pmf, discrete_laplace_scale
+from ..discrete import (
+    discrete_gaussian_epsilon,
+    discrete_gaussian_pmf,
+    discrete_gaussian_rho,
+    discrete_gaussian_variance,
+    discrete_laplace_pmf,
+    discrete_laplace_scale,
+)
+from ..exact_composition import zcdp_to_dp
 from ..floating import textbook_reachable
 from ..laplace import laplace_pdf
 from ._base import PALETTE, _Updatable, new_figure, styled
 
-__all__ = ["AuditFigure", "DiscreteLaplaceFigure", "FloatGapsFigure"]
+__all__ = ["AuditFigure", "DiscreteGaussianFigure", "DiscreteLaplaceFigure", "FloatGapsFigure"]
 
 
 class FloatGapsFigure(_Updatable):
@@ -56,7 +64,25 @@ class FloatGapsFigure(_Updatable):
             ax.grid(False)
 
 
-class DiscreteLaplaceFigure(_Updatable):
+class _NeighbourPmfs(_Updatable):
+    """Two pmfs on the integers side by side, as bars of width 0.4: ``self.z`` holds the integers."""
+
+    z: np.ndarray
+
+    def _edges(self, shift: float) -> np.ndarray:
+        """Edges of bars of width 0.4 centred on z + shift, with the gaps between them as steps of height 0."""
+        left = self.z + shift - 0.2
+        return np.column_stack([left, left + 0.4]).ravel()
+
+    @staticmethod
+    def _heights(pmf: np.ndarray) -> np.ndarray:
+        """One step per bar, a zero-height step in each gap."""
+        out = np.zeros(2 * pmf.size - 1)
+        out[::2] = pmf
+        return out
+
+
+class DiscreteLaplaceFigure(_NeighbourPmfs):
     """The discrete Laplace pmf on two neighbouring counts, over the continuous Lap(Δf/ε) density.
 
     Bars: Pr[f(x) + Z = z] for f(x) = 0 and f(y) = Δf, Z discrete Laplace with scale Δf/ε;
@@ -96,18 +122,6 @@ class DiscreteLaplaceFigure(_Updatable):
             self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
         self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
 
-    def _edges(self, shift: float) -> np.ndarray:
-        """Edges of bars of width 0.4 centred on z + shift, with the gaps between them as steps of height 0."""
-        left = self.z + shift - 0.2
-        return np.column_stack([left, left + 0.4]).ravel()
-
-    @staticmethod
-    def _heights(pmf: np.ndarray) -> np.ndarray:
-        """One step per bar, a zero-height step in each gap."""
-        out = np.zeros(2 * pmf.size - 1)
-        out[::2] = pmf
-        return out
-
     def update(self, epsilon: float, sensitivity: int = 1) -> dict:
         scale = discrete_laplace_scale(sensitivity, epsilon)
         t = float(scale)
@@ -123,6 +137,73 @@ class DiscreteLaplaceFigure(_Updatable):
         self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise, scale Δf/ε = {t:.3g}; "
                                f"max ratio {ratio:.3f} = exp(ε)")   # no mathtext: parsed anew each frame
         return {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
+
+
+class DiscreteGaussianFigure(_NeighbourPmfs):
+    """The discrete Gaussian pmf on two neighbouring counts, over the continuous N(0, σ²) densities.
+
+    Bars: Pr[f(x) + Z = z] for f(x) = 0 and f(y) = 1, Z discrete Gaussian with parameter σ
+    (Canonne, Kamath & Steinke 2020); lines: the continuous Gaussian densities with the same σ.
+    The title gives ρ = Δ²/(2σ²), the zCDP guarantee (CKS Theorem 4), and the variance next to
+    σ²; the note what ρ means at δ = 10⁻⁶: the ε of CKS's conversion (Proposition 12), an upper
+    bound, beside the exact ε of this one release (its privacy loss distribution).
+
+    Built as :class:`DiscreteLaplaceFigure`: fixed axes (probability 0 to 1.05; counts ±``reach``,
+    three σ at the slider's largest σ = 5), one ``stairs`` artist per row of bars. The continuous
+    density's peak 1/(σ√(2π)) leaves the axis below σ = 0.38, and a note says so.
+    """
+
+    #: the probability axis: every pmf fits (Pr ≤ 1)
+    Y_TOP = 1.05
+    #: the δ at which the note converts ρ
+    DELTA = 1e-6
+
+    def __init__(self, reach: int = 15) -> None:
+        self.reach = _validate.integer("reach", reach, low=2)
+        self.z = np.arange(-self.reach, self.reach + 1)
+        self.x = np.linspace(-self.reach - 0.5, self.reach + 0.5, 600)
+        self.fig, self.ax = new_figure(height=4.2)
+        with styled():
+            ax = self.ax
+            empty = np.zeros(2 * self.z.size - 1)
+            self.bars_x = ax.stairs(empty, self._edges(-0.2), fill=True, color=PALETTE["blue"],
+                                    label="discrete Gaussian on f(x) = 0")
+            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=True, color=PALETTE["orange"],
+                                    label="discrete Gaussian on f(y) = 1")
+            (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
+                                     label="continuous N(0, σ²) densities")
+            (self.line_y,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["orange"], lw=1.5, ls="--")
+            ax.set_xlim(self.x[0], self.x[-1])
+            ax.set_ylim(0, self.Y_TOP)
+            ax.set_xlabel("released count z (integers only)")
+            ax.set_ylabel("probability (bars), density (lines)")
+            ax.set_title(" ")
+            ax.legend(loc="upper right", fontsize="small")
+            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
+        self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
+
+    def update(self, sigma: float) -> dict:
+        s = _validate.positive("sigma", sigma)
+        px = discrete_gaussian_pmf(self.z, s)
+        py = discrete_gaussian_pmf(self.z - 1, s)
+        self.bars_x.set_data(values=self._heights(px))
+        self.bars_y.set_data(values=self._heights(py))
+        density = np.exp(-self.x**2 / (2 * s * s)) / (s * np.sqrt(2 * np.pi))
+        self.line_x.set_ydata(density)
+        self.line_y.set_ydata(np.exp(-(self.x - 1) ** 2 / (2 * s * s)) / (s * np.sqrt(2 * np.pi)))
+        rho = discrete_gaussian_rho(s)
+        var = discrete_gaussian_variance(s)
+        converted = float(zcdp_to_dp(rho, self.DELTA))
+        exact = discrete_gaussian_epsilon(s, self.DELTA)
+        peak = 1 / (s * np.sqrt(2 * np.pi))
+        lines = [f"at δ = 10⁻⁶: ε = {converted:.3g} from ρ (CKS), exact {exact:.3g}"]
+        if peak > self.Y_TOP:
+            lines.append(f"continuous peak 1/(σ√(2π)) = {peak:.3g}, above the axis")
+        self.note.set_text("\n".join(lines))
+        self.ax.title.set_text(f"σ = {s:.3g}: ρ = Δ²/(2σ²) = {rho:.3g}-zCDP; "
+                               f"variance {var:.4g} (σ² = {s * s:.4g})")   # no mathtext: parsed anew each frame
+        return {"sigma": s, "z": self.z, "pmf_x": px, "pmf_y": py, "rho": rho, "variance": var,
+                "epsilon_zcdp": converted, "epsilon_exact": exact}
 
 
 class AuditFigure(_Updatable):

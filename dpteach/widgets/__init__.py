@@ -42,6 +42,7 @@ from .laplace import (
 )
 from .local import local_vs_central, location_density
 from .noise import (
+    discrete_gaussian,
     discrete_laplace,
 )
 from .precomputed import (
@@ -86,6 +87,7 @@ __all__ = [
     "sensitivity_norms",
     "laplace_density",
     "privacy_loss",
+    "discrete_gaussian",
     "discrete_laplace",
     "PrecomputedView",
     "precomputed",

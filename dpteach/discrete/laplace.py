@@ -1,4 +1,4 @@
-"""Integer noise for integer answers: the discrete Laplace mechanism and its exact sampler.
+"""The discrete Laplace mechanism and the exact samplers it is built on (integer noise for integer answers).
 
 The discrete Laplace (two-sided geometric) distribution of Ghosh, Roughgarden &
 Sundararajan (2009) puts mass
@@ -44,7 +44,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _validate
+from .. import _validate
 
 _MAX_DENOMINATOR = 10**6
 #: Numerators and denominators of the rational scale must stay below this, so that every
