@@ -456,9 +456,9 @@ def bench_grading(n: int = 200, jobs: int = 2) -> tuple[list[str], dict]:
 # -- chapter 11's live audit -----------------------------------------------------------------
 
 def bench_promises(reps: int = 3) -> tuple[list[str], dict]:
-    """Chapter 11's audit cell: four AboveThreshold variants audited under the chapter's seed, timed (a live
+    """Chapter 11's audit cell: every AboveThreshold variant audited under the chapter's seed, timed (a live
     cell must answer in ≤ 10 s), with the verdicts it prints. Its slider figures are in the slider tables."""
-    variants = ("correct", "no halting", "no threshold noise", "no query noise")
+    variants = dp.sparse_variants.VARIANTS
     times, bounds = [], {}
     for _ in range(reps):
         t = time.perf_counter()

@@ -49,6 +49,9 @@ from .composition import (
     advanced_composition_max_k,
     averaged_answers_std,
     basic_composition,
+    optimal_composition,
+    optimal_composition_delta,
+    optimal_composition_max_k,
     project_to_total,
 )
 from .counting import (
@@ -132,6 +135,9 @@ from .hypothesis import (
     TradeoffSampler,
     best_success,
     dp_tradeoff_limit,
+    group_best_success,
+    group_privacy,
+    group_tradeoff_limit,
     laplace_threshold_test,
     laplace_tradeoff,
     protection_epsilon,
@@ -160,6 +166,7 @@ from .reconstruction import (
     ReconstructionResult,
     ReconstructionSweep,
     least_squares_decoder,
+    per_person_epsilon,
     predicted_reconstruction_rate,
     reconstruct,
     reconstruction_attack,
@@ -188,8 +195,10 @@ from .sparse_variants import (
     audit_variant,
     counterexample,
     first_above,
+    noisy_value_runs,
 )
 from .threshold import above_threshold, above_threshold_accuracy, above_threshold_probabilities, sparse_vector
+from .tracing import TracingAttack, tracing_attack, tracing_score
 
 __version__ = "0.1.0"
 
@@ -205,6 +214,9 @@ __all__ = [
     "advanced_composition_max_k",
     "averaged_answers_std",
     "basic_composition",
+    "optimal_composition",
+    "optimal_composition_delta",
+    "optimal_composition_max_k",
     "BudgetExceeded",
     "Charge",
     "Curator",
@@ -316,12 +328,16 @@ __all__ = [
     "TradeoffSampler",
     "best_success",
     "dp_tradeoff_limit",
+    "group_best_success",
+    "group_privacy",
+    "group_tradeoff_limit",
     "laplace_threshold_test",
     "laplace_tradeoff",
     "protection_epsilon",
     "ReconstructionResult",
     "ReconstructionSweep",
     "least_squares_decoder",
+    "per_person_epsilon",
     "predicted_reconstruction_rate",
     "reconstruct",
     "reconstruction_attack",
@@ -331,6 +347,10 @@ __all__ = [
     "audit_variant",
     "counterexample",
     "first_above",
+    "noisy_value_runs",
+    "TracingAttack",
+    "tracing_attack",
+    "tracing_score",
     *generalized_gaussian.__all__,
     *sorted(_LAZY),
 ]

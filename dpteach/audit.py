@@ -50,8 +50,10 @@ PILOT_QUANTILES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3,
 class AuditResult:
     """What :func:`privacy_audit` found.
 
-    ``epsilon_lower_bound`` is the largest ε′ the samples prove violated (0 when none):
-    with probability at least 1 − α the mechanism is not (ε′, δ)-DP for any ε′ below it.
+    ``epsilon_lower_bound`` is the largest ε′ the samples prove violated (0 when none). It is
+    a test, not a probability about the mechanism (which is fixed: private or not): if the
+    mechanism were (ε′, δ)-DP for some ε′ at or above the bound, an audit would report a bound
+    that high with probability at most α (Clopper–Pearson, with Bonferroni over the events).
     ``refuted`` says whether that exceeds the claimed ε.
     """
 
@@ -152,7 +154,7 @@ def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0,
         raise TypeError(f"mechanism must be a function mechanism(data, size, rng), got {mechanism!r}")
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False)
     d = _validate.real("delta", delta, low=0.0, high=1.0, low_open=False, high_open=True,
-                       why="delta is a probability, and delta = 1 promises nothing")
+                       why="δ is the additive slack of the claimed (ε, δ)-DP, and δ = 1 promises nothing")
     size = _validate.integer("n", n, low=10, why="an audit needs samples")
     a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
     gen = _validate.rng(rng)

@@ -114,7 +114,8 @@ class PrivacyBudget:
     def __init__(self, epsilon: float, delta: float = 0.0) -> None:
         self._epsilon = _validate.positive("epsilon", epsilon, why="a budget of ε = 0 could answer nothing")
         self._delta = _validate.real("delta", delta, low=0.0, high=1.0, low_open=False, high_open=True,
-                                     why="δ is a probability of failure; δ = 1 would promise nothing")
+                                     why="δ is the additive slack in Definition 2.4 of (ε, δ)-DP; "
+                                         "δ = 1 would promise nothing")
         self._charges: list[Charge] = []
 
     # -- what it holds ----------------------------------------------------------------------
@@ -240,7 +241,7 @@ class PrivacyBudget:
                       f"{_four_figures(self._epsilon)} remains ({spent})")
         elif self._delta == 0:
             reason = (f"it asks δ = {charge.delta:.3g} but this is a pure ε budget (δ = 0): "
-                      "no failure probability may be spent")
+                      "no δ may be spent")
         else:
             reason = (f"it asks δ = {charge.delta:.3g} but only δ = {self.remaining_delta:.3g} of "
                       f"{self._delta:.3g} remains")
@@ -291,7 +292,8 @@ def _charge(name: str, value) -> float:
 
 def _charge_delta(name: str, value) -> float:
     return _validate.real(name, value, low=0.0, high=1.0, low_open=False, high_open=True,
-                          why="δ is a probability of failure; δ = 1 would promise nothing")
+                          why="δ is the additive slack in Definition 2.4 of (ε, δ)-DP; "
+                                         "δ = 1 would promise nothing")
 
 
 def _label(label) -> str:

@@ -3,7 +3,9 @@
 Every differentially private answer spends some privacy. Asked of the same people, the
 spending adds up (sequential composition, Theorem 3.16); asked of disjoint groups, only the
 largest spend counts (parallel composition); k answers together cost less than k·ε when a
-small δ′ is allowed (advanced composition, Theorem 3.20). A :class:`PrivacyBudget` keeps
+small δ′ is allowed (advanced composition, Theorem 3.20), and exactly as little as the optimal
+composition theorem allows (Kairouz, Oh & Viswanath 2015, Theorem 3.3), which holds for the same
+class of mechanisms and is tight for it. A :class:`PrivacyBudget` keeps
 the ledger and refuses the charge that would overspend (it lives in :mod:`dpteach.budget` and
 is re-exported here); the calculators here say what a total buys. What is done to an answer
 afterwards, without looking at the data again, costs nothing (post-processing):
@@ -17,15 +19,17 @@ import math
 import numpy as np
 
 from . import _validate
-from ._roots import bisect
+from ._roots import bisect, integer
 from .budget import BudgetExceeded, Charge, PrivacyBudget, _charge_delta
 from .laplace import laplace_scale
 
 __all__ = ["BudgetExceeded", "Charge", "PrivacyBudget", "advanced_composition", "advanced_composition_crossover",
            "advanced_composition_max_epsilon", "advanced_composition_max_k", "averaged_answers_std",
-           "basic_composition", "project_to_total"]
+           "basic_composition", "optimal_composition", "optimal_composition_delta", "optimal_composition_max_k",
+           "project_to_total"]
 
-_WHY_DELTA_PRIME = "δ′ is the probability that the ε′ bound fails; 0 would make ε′ infinite, 1 means no guarantee"
+_WHY_DELTA_PRIME = ("δ′ is the additive slack of the (ε′, δ′) guarantee (Definition 2.4); 0 would make ε′ "
+                    "infinite, 1 means no guarantee")
 
 
 # -- composition calculators ------------------------------------------------------------------
@@ -54,7 +58,8 @@ def advanced_composition(k: int, epsilon: float, delta_prime: float, delta: floa
     .. math:: ε' = \\sqrt{2k \\ln(1/δ')}\\,ε + kε\\,(e^{ε} - 1).
 
     The first term grows like √k, against kε for basic composition (Theorem 3.16); the price
-    is the failure probability δ′. For small k the second term and the √(2 ln(1/δ′)) factor
+    is the slack δ′ in the definition (an (ε′, δ′) guarantee, not "ε′ except with probability
+    δ′"). For small k the second term and the √(2 ln(1/δ′)) factor
     make it *worse* than kε: both bounds hold, so use the smaller.
 
     Parameters
@@ -64,7 +69,7 @@ def advanced_composition(k: int, epsilon: float, delta_prime: float, delta: floa
     epsilon : float
         ε > 0 of each mechanism.
     delta_prime : float
-        δ′ in (0, 1): the extra failure probability the total allows.
+        δ′ in (0, 1): the extra δ the total allows (the additive slack of Definition 2.4).
     delta : float, default 0
         δ of each mechanism (0 for the Laplace mechanism).
 
@@ -165,6 +170,123 @@ def advanced_composition_crossover(epsilon: float, delta_prime: float) -> int | 
     while _advanced_total(k, a, b) >= k * eps:
         k += 1
     return k
+
+
+# -- the optimal composition theorem (Kairouz, Oh & Viswanath 2015) ----------------------------------
+
+def _randomized_response_losses(k: int, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The privacy loss distribution of k randomized responses at ε, over its positive losses.
+
+    The loss takes the value v_l = (k − 2l)ε with probability P_l = C(k, l)·e^{(k−l)ε}/(1 + e^ε)^k,
+    l = 0, …, k. Returns (v_l, P_l, P_l·e^{−v_l}) for the l with v_l > 0, in decreasing order of
+    v_l; the logarithms keep every term finite for k up to millions.
+    """
+    flips = np.arange((k + 1) // 2)                                  # l, with v_l > 0 ⇔ l < k/2
+    log_choose = np.concatenate(([0.0], np.cumsum(np.log((k - flips[1:] + 1) / flips[1:]))))   # ln C(k, l)
+    log_norm = k * (epsilon + math.log1p(math.exp(-epsilon)))       # ln (1 + e^ε)^k
+    losses = (k - 2 * flips) * epsilon
+    mass = np.exp(log_choose + (k - flips) * epsilon - log_norm)
+    weighted = np.exp(log_choose + flips * epsilon - log_norm)      # P_l·e^{−v_l}
+    return losses, mass, weighted
+
+
+def optimal_composition_delta(k: int, epsilon: float, epsilon_prime: float, delta: float = 0.0) -> float:
+    """The smallest total δ with which every k-fold adaptive composition of (ε, δ)-DP mechanisms is (ε′, ·)-DP.
+
+    The optimal composition theorem (Kairouz, Oh & Viswanath, ICML 2015, Theorem 3.3): the worst
+    case over all (ε, δ)-DP mechanisms is k-fold randomized response, whose privacy loss is
+    (k − 2l)ε with probability C(k, l)·e^{(k−l)ε}/(1 + e^ε)^k. Its δ at ε′ is
+
+    .. math:: δ_{\\text{total}}(ε') = 1 - (1 - δ)^k \\left(1 - \\sum_{l:\\,(k-2l)ε > ε'} \\binom{k}{l}
+              \\frac{e^{(k-l)ε} - e^{ε' + lε}}{(1 + e^{ε})^k}\\right),
+
+    which at ε′ = (k − 2i)ε is the paper's 1 − (1 − δ)^k(1 − δ_i). It holds for every mechanism
+    in the class, chosen adaptively (as Theorem 3.20 does), and no smaller δ does: it is the
+    truth for randomized response. Between the paper's points ε′ = (k − 2i)ε the same sum is
+    the exact hockey-stick divergence of k randomized responses, so it is valid and tight there
+    too.
+
+    Examples
+    --------
+    >>> f"{optimal_composition_delta(100, 0.1, 4.8):.3g}"
+    '8.05e-07'
+    """
+    n = _validate.integer("k", k, low=1, high=10_000_000, why="k is the number of mechanisms composed")
+    eps = _validate.epsilon(epsilon)
+    target = _validate.real("epsilon_prime", epsilon_prime, low=0.0, low_open=False, why="the total ε′ ≥ 0")
+    dlt = _charge_delta("delta", delta)
+    losses, mass, weighted = _randomized_response_losses(n, eps)
+    above = losses > target
+    rr = float(np.dot(mass[above], -np.expm1(target - losses[above])))   # Σ P_l (1 − e^{ε′ − v_l}), all terms ≥ 0
+    return -math.expm1(n * math.log1p(-dlt) + math.log1p(-min(rr, 1.0)))
+
+
+def optimal_composition(k: int, epsilon: float, delta_prime: float, delta: float = 0.0) -> tuple[float, float]:
+    """The optimal composition theorem (Kairouz, Oh & Viswanath 2015, Theorem 3.3), as Theorem 3.20 is stated.
+
+    k-fold adaptive composition of (ε, δ)-DP mechanisms is (ε′, 1 − (1 − δ)^k(1 − δ′))-DP for
+    the smallest ε′ whose k-fold randomized response has δ(ε′) ≤ δ′
+    (:func:`optimal_composition_delta` with δ = 0), and for no smaller ε′: the bound holds for
+    every ε-DP mechanism and is attained by randomized response. With δ = 0 the total is
+    (ε′, δ′), so it compares with :func:`advanced_composition` at the same δ′ (always ε′ below
+    Theorem 3.20's, and below kε).
+
+    Between consecutive losses v_{j+1} < ε′ ≤ v_j the divergence is A_j − e^{ε′}·S_j, with
+    A_j = Σ_{l ≤ j} P_l and S_j = Σ_{l ≤ j} P_l e^{−v_l}, so ε′ = ln((A_j − δ′)/S_j) in the cell
+    where it first drops to δ′.
+
+    Examples
+    --------
+    >>> eps_total, delta_total = optimal_composition(100, 0.1, 1e-6)
+    >>> round(eps_total, 3), delta_total
+    (4.775, 1e-06)
+    """
+    n = _validate.integer("k", k, low=1, high=10_000_000, why="k is the number of mechanisms composed")
+    eps = _validate.epsilon(epsilon)
+    dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
+    dlt = _charge_delta("delta", delta)
+    losses, mass, weighted = _randomized_response_losses(n, eps)
+    total_delta = -math.expm1(n * math.log1p(-dlt) + math.log1p(-dp_))
+    a, s = np.cumsum(mass), np.cumsum(weighted)
+    at_losses = np.r_[0.0, a[:-1] - np.exp(losses[1:]) * s[:-1]] if losses.size else np.zeros(0)  # δ(v_j)
+    if not losses.size or a[-1] - s[-1] <= dp_:                        # δ(0) ≤ δ′: ε′ = 0
+        return 0.0, total_delta
+    j = int(np.flatnonzero(at_losses <= dp_)[-1])                       # the smallest loss v_j with δ(v_j) ≤ δ′
+    eps_prime = math.log((a[j] - dp_) / s[j])
+    low = losses[j + 1] if j + 1 < losses.size else 0.0
+    return float(min(max(eps_prime, low), losses[j])), total_delta
+
+
+def optimal_composition_max_k(total_epsilon: float, epsilon: float, delta_prime: float) -> int:
+    """The largest k for which k ε-DP mechanisms fit in a total (ε′, δ′) by the optimal composition theorem.
+
+    The k of :func:`optimal_composition` whose ε′ is at most ``total_epsilon`` (ε′ grows with k),
+    found by bisection between basic composition's ⌊ε′/ε⌋, which always fits, and a doubling
+    upper end. Compare :func:`advanced_composition_max_k` (Theorem 3.20) at the same δ′.
+
+    Examples
+    --------
+    >>> optimal_composition_max_k(1.0, 0.01, 1e-6), advanced_composition_max_k(1.0, 0.01, 1e-6)
+    (562, 337)
+    """
+    total = _validate.positive("total_epsilon", total_epsilon, why="the total ε′ the queries may spend")
+    eps = _validate.epsilon(epsilon)
+    dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
+
+    def fits(n: int) -> bool:
+        return optimal_composition(n, eps, dp_)[0] <= total
+
+    low = max(math.floor(total / eps * (1 + 1e-12)), 0)               # kε ≤ ε′ always fits
+    if low == 0 and not fits(1):
+        return 0
+    low = max(low, 1)
+    high = 2 * low
+    while fits(high):
+        low, high = high, 2 * high
+        if high > 10_000_000:
+            raise ValueError(f"more than 10,000,000 mechanisms fit in total_epsilon = {total:g} at "
+                             f"epsilon = {eps:g}")
+    return bisect(fits, low, high, split=integer)[0]
 
 
 def _advanced_coefficients(epsilon: float, delta_prime: float) -> tuple[float, float]:

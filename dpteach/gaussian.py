@@ -14,7 +14,8 @@ import numpy as np
 from . import _special, _validate
 from ._roots import bisect, geometric
 
-_WHY_DELTA = "δ is a probability; δ = 0 would ask the Gaussian mechanism for pure DP, which it never gives"
+_WHY_DELTA = ("δ is the additive slack of (ε, δ)-DP, below 1; δ = 0 would ask the Gaussian mechanism for pure DP, "
+              "which it never gives")
 _WHY_SENS = "Δ₂f is the largest ℓ2 change one person can cause, a positive number"
 
 

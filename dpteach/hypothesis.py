@@ -11,11 +11,18 @@ and Kairouz, Oh & Viswanath (ICML 2015) showed this region is exactly what ε-DP
 For the Laplace mechanism on a count the best tests are thresholds, and its trade-off
 curve (the smallest β at each α) has a closed form (:func:`laplace_tradeoff`).
 
+With a slack δ, (ε, δ)-DP gives α + e^ε·β ≥ 1 − δ and e^ε·α + β ≥ 1 − δ instead.
+
 Which x and y? Dwork & Roth's neighbours differ by one person added or removed, so e^ε
 bounds how much an output can tell about *whether* someone is in the data (membership).
 If the attacker already knows Alice is in and asks for her attribute (a or b), the two
-worlds differ by a replacement: one removal and one addition, so a generic ε-DP mechanism
-protects it only at 2ε. A group of k people is protected at kε (Dwork & Roth, Theorem 2.2).
+worlds differ by a replacement: one removal and one addition. A group of k people is k
+add/remove steps apart. Chaining the steps, the odds of one output move by at most e^{2ε}
+for an attribute and e^{kε} for a group (Dwork & Roth, Theorem 2.2): an outer bound, not
+attained. Every step's constraints hold at once, through the databases in between, and the
+exact limit is the k-fold composition of the one-step trade-off (group privacy in f-DP, Dong,
+Roth & Su 2019, Theorem 2.14; :func:`group_tradeoff_limit`): the best 50/50 guess of an
+attribute is 1 − ½e^{−ε}, not e^{2ε}/(1 + e^{2ε}) (:func:`group_best_success`).
 What DP does not promise at all: that nothing can be learned about Alice. A study she never
 joined can still teach the world something about her (Dwork & Roth, §2.3); DP bounds only
 the difference her own participation makes.
@@ -45,17 +52,63 @@ def _out(a: np.ndarray):
     return a if a.ndim else float(a)
 
 
-def dp_tradeoff_limit(alpha, epsilon: float) -> np.ndarray | float:
-    """The smallest type-II error β any test can have at type-I error α, against any ε-DP mechanism.
+def _delta(delta) -> float:
+    return _validate.real("delta", delta, low=0.0, high=1.0, low_open=False, high_open=False,
+                          why="δ is the additive slack of (ε, δ)-DP, between 0 (pure ε-DP) and 1 (no promise)")
 
-    .. math:: β \\ge \\max\\left(0,\\; 1 - e^{ε} α,\\; e^{-ε} (1 - α)\\right)
 
-    (Kairouz, Oh & Viswanath 2015). Both constraints come from Definition 2.4 applied to the
-    rejection set and to its complement.
+def dp_tradeoff_limit(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray | float:
+    """The smallest type-II error β any test can have at type-I error α, against any (ε, δ)-DP mechanism.
+
+    .. math:: β \\ge \\max\\left(0,\\; 1 - δ - e^{ε} α,\\; e^{-ε} (1 - δ - α)\\right)
+
+    (Kairouz, Oh & Viswanath 2015; with δ = 0, the ε-DP region). Both constraints come from
+    Definition 2.4 applied to the rejection set and to its complement; δ moves the region's
+    edge in towards the corner (0, 0) by δ along each axis.
     """
     a = _alphas(alpha)
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
-    return _out(np.maximum.reduce([np.zeros_like(a), 1.0 - np.exp(eps) * a, np.exp(-eps) * (1.0 - a)]))
+    d = _delta(delta)
+    return _out(np.maximum.reduce([np.zeros_like(a), 1.0 - d - np.exp(eps) * a, np.exp(-eps) * (1.0 - d - a)]))
+
+
+def group_tradeoff_limit(alpha, epsilon: float, k: int = 1, delta: float = 0.0) -> np.ndarray | float:
+    """The smallest β at α for x and y k add/remove steps apart (a group of k), under (ε, δ)-DP per step.
+
+    With f the one-step limit (:func:`dp_tradeoff_limit`), a test's power 1 − β can grow at
+    most by g(a) = 1 − f(a) = min(1, δ + e^{ε}a, 1 − e^{−ε}(1 − δ − a)) per step, so
+
+    .. math:: β_k(α) = 1 - g^{\\circ k}(α)
+
+    (group privacy in f-DP: Dong, Roth & Su 2019, Theorem 2.14). It is exact: the mechanism
+    on the chain of databases that says "y" with probabilities q_0 = α, q_{i+1} = g(q_i)
+    satisfies every step's constraints and reaches it. For k = 1 it is the one-step region;
+    for k ≥ 2 it lies strictly inside the region of (kε, δ_k) (:func:`group_privacy`), which
+    bounds the odds but is not attained.
+    """
+    a = _alphas(alpha)
+    eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
+    kk = _validate.integer("k", k, low=1, high=1_000, why="a group of at least one person (k add/remove steps)")
+    d = _delta(delta)
+    power = np.asarray(a, dtype=float)
+    for _ in range(kk):
+        power = np.minimum.reduce([np.ones_like(power), d + np.exp(eps) * power,
+                                   1.0 - np.exp(-eps) * (1.0 - d - power)])
+    return _out(np.clip(1.0 - power, 0.0, 1.0))
+
+
+def group_privacy(epsilon: float, k: int = 1, delta: float = 0.0) -> tuple[float, float]:
+    """The (ε, δ) that chaining k steps of Definition 2.4 gives a group of k: (kε, δ·(1 + e^ε + … + e^{(k−1)ε})).
+
+    Pr[M(x_0) ∈ S] ≤ e^ε Pr[M(x_1) ∈ S] + δ ≤ … ≤ e^{kε} Pr[M(x_k) ∈ S] + δ Σ_{i<k} e^{iε}
+    (Dwork & Roth, Theorem 2.2 for δ = 0). An outer bound for k ≥ 2: no ε-DP mechanism reaches
+    it, because every step's constraint on the complement holds too
+    (:func:`group_tradeoff_limit` is the exact region).
+    """
+    eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
+    kk = _validate.integer("k", k, low=1, high=1_000, why="a group of at least one person (k add/remove steps)")
+    d = _delta(delta)
+    return kk * eps, min(d * float(np.sum(np.exp(eps * np.arange(kk)))), 1.0)
 
 
 def laplace_tradeoff(alpha, epsilon: float, shift: float = 1.0) -> np.ndarray | float:
@@ -98,22 +151,58 @@ def laplace_threshold_test(threshold, epsilon: float, shift: float = 1.0) -> tup
 
 
 def best_success(epsilon: float) -> float:
-    """The best chance, for any test against any ε-DP mechanism with a 50/50 prior, of guessing right: e^ε/(1 + e^ε)."""
+    """The best chance, for any test between neighbours against any ε-DP mechanism with a 50/50 prior, of guessing
+    right: e^ε/(1 + e^ε). For databases k ≥ 2 steps apart (an attribute, a group) see :func:`group_best_success`."""
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
     return float(1.0 / (1.0 + np.exp(-eps)))
 
 
+def group_best_success(epsilon: float, k: int = 1, delta: float = 0.0) -> float:
+    """The best chance of a 50/50 guess between databases k add/remove steps apart that (ε, δ)-DP alone allows.
+
+    1 − α* where α* = β_k(α*) is the point of :func:`group_tradeoff_limit` on the diagonal
+    (the curve is symmetric and convex, so α + β is smallest there). For δ = 0:
+
+    .. math:: e^{ε}/(1 + e^{ε}) \\ (k = 1), \\qquad 1 - \\tfrac12 e^{-kε/2} \\ (k \\text{ even}),
+              \\qquad 1 - e^{-(k-1)ε/2}/(1 + e^{ε}) \\ (k \\ge 3 \\text{ odd}),
+
+    never e^{kε}/(1 + e^{kε}) for k ≥ 2. An attribute of someone known to be in the data (a
+    replacement, k = 2) is guessed right with probability at most 1 − ½e^{−ε}: 0.697 at ε = 0.5.
+    """
+    eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
+    kk = _validate.integer("k", k, low=1, high=1_000, why="a group of at least one person (k add/remove steps)")
+    d = _delta(delta)
+    if d == 0.0:
+        if kk == 1:
+            return best_success(eps)
+        if kk % 2 == 0:
+            return float(-0.5 * np.expm1(-kk * eps / 2) + 0.5)
+        return float(1.0 - np.exp(-(kk - 1) * eps / 2) / (1.0 + np.exp(eps)))
+    lo, hi = 0.0, 0.5                      # α − β_k(α) goes from ≤ 0 at α = 0 to ≥ 0 at α = ½
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid - group_tradeoff_limit(mid, eps, kk, d) < 0:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-16:
+            break
+    return 1.0 - 0.5 * (lo + hi)
+
+
 def protection_epsilon(epsilon: float, people: int = 1, replace: bool = False) -> float:
-    """The ε at which a generic ε-DP (add/remove one person) mechanism protects a question.
+    """The ε of the odds bound a generic ε-DP (add/remove one person) mechanism gives a question.
 
     * ``people`` = k, ``replace`` = False: whether a group of k people is in the data
       (k add/remove steps; Dwork & Roth, Theorem 2.2): kε.
     * ``replace`` = True: which of two values one person's record holds, when the attacker
       knows they are in (one removal and one addition per person): 2kε.
 
-    The bound is tight for some ε-DP mechanisms (a histogram with Lap(1/ε) per bin loses 2ε
-    when one record moves bins); a particular mechanism may do better (a single count
-    moves by 1 when a record's attribute changes, so Laplace on it keeps ε).
+    One output moves the odds by at most e^{(this ε)}, and some ε-DP mechanisms reach that
+    ratio (a histogram with Lap(1/ε) per bin loses 2ε when one record moves bins); a particular
+    mechanism may do better (a single count moves by 1 when a record's attribute changes, so
+    Laplace on it keeps ε). It is not the ε of a test's limit: the best guess between databases
+    k steps apart is :func:`group_best_success`, below e^{kε}/(1 + e^{kε}).
     """
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
     k = _validate.integer("people", people, low=1, why="a group of at least one person")

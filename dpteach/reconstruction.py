@@ -16,6 +16,13 @@ answers to too many questions destroy privacy.
 Each subset sum has sensitivity 1, so answering all m of them with ε-DP in total
 (Theorem 3.16, basic composition) needs Lap(m/ε) noise per answer: noise far above √n
 once m ≥ n, and the attack then recovers about half the bits, a coin toss.
+
+What m answers at Lap(b) cost: basic composition charges m/b, as if every answer touched
+everyone. Under add/remove one person changes only the answers whose subset holds her, each
+by 1, so her privacy loss is at most (her number of queries)/b, and exactly that on the worst
+outputs (:func:`per_person_epsilon`). With random halves that is about m/(2b) plus a few
+standard deviations for the worst-off person: about 225 on average over random sets of 400
+queries on 100 rows at b = 1, not 400. (Laplace noise calibrated to the largest such count is what ε-DP needs.)
 """
 
 from __future__ import annotations
@@ -36,6 +43,27 @@ def subset_queries(n: int, m: int, rng: np.random.Generator | None = None) -> np
     nn = _validate.integer("n", n, low=2, high=100_000, why=_WHY_N)
     mm = _validate.integer("m", m, low=1, high=1_000_000, why=_WHY_M)
     return _validate.rng(rng).integers(0, 2, size=(mm, nn)).astype(np.float64)
+
+
+def per_person_epsilon(queries, noise_scale: float) -> np.ndarray:
+    """Each person's privacy loss when the subset sums of ``queries`` are released with Lap(b) noise: n_i/b.
+
+    Removing person i changes the answers of the n_i queries whose subset holds her, each by her
+    bit (at most 1); the others stay put. By Theorem 3.6 applied to those n_i answers (ℓ1 difference n_i), her
+    privacy loss is at most n_i/b, and it reaches n_i/b wherever every one of those answers lands
+    on the same side of both centres. The largest of them is the release's ε under add/remove,
+    at most m/b, the total basic composition charges.
+
+    Examples
+    --------
+    >>> per_person_epsilon([[1, 0, 1], [1, 1, 0]], noise_scale=2.0)
+    array([1. , 0.5, 0.5])
+    """
+    a = _validate.array("queries", queries, ndim=(2,))
+    if not np.isin(a, (0.0, 1.0)).all():
+        raise ValueError(f"queries must be a 0/1 matrix (row j marks the rows in subset j), got {queries!r}")
+    b = _validate.positive("noise_scale", noise_scale, why="the Laplace scale b > 0 of each answer")
+    return a.sum(axis=0) / b
 
 
 def least_squares_decoder(queries) -> np.ndarray:

@@ -235,6 +235,16 @@ VALID = {
     "first_above": lambda: dict(pattern=[[False, True], [False, False]]),
     "counterexample": lambda: dict(variant="no halting"),
     "audit_variant": lambda: dict(variant="no query noise", epsilon=1.0, n=200, rng=_rng()),
+    "noisy_value_runs": lambda: dict(answers=[0.0, 1.0], threshold=0.5, epsilon=1.0, size=5, rng=_rng()),
+    "optimal_composition": lambda: dict(k=10, epsilon=0.1, delta_prime=1e-6),
+    "optimal_composition_delta": lambda: dict(k=10, epsilon=0.1, epsilon_prime=0.5),
+    "optimal_composition_max_k": lambda: dict(total_epsilon=1.0, epsilon=0.1, delta_prime=1e-6),
+    "group_tradeoff_limit": lambda: dict(alpha=[0.1, 0.5], epsilon=1.0, k=2, delta=0.0),
+    "group_best_success": lambda: dict(epsilon=1.0, k=2, delta=0.0),
+    "group_privacy": lambda: dict(epsilon=1.0, k=2, delta=0.0),
+    "per_person_epsilon": lambda: dict(queries=[[1.0, 0.0], [1.0, 1.0]], noise_scale=1.0),
+    "tracing_attack": lambda: dict(others=5, attributes=10, trials=20, rng=_rng()),
+    "tracing_score": lambda: dict(target=[1.0, 0.0], counts=[3.0, 4.0], frequencies=[0.5, 0.4], others=5),
 }
 
 #: Public names with nothing to validate, and why.
@@ -262,6 +272,7 @@ EXEMPT = {
     "Estimate": "a result record built by mean_estimate and fraction_estimate",
     "EstimateTable": "a display of Estimate records (a tuple)",
     "AttackSimulation": "a result record built by simulate_laplace_attack",
+    "TracingAttack": "a result record built by tracing_attack",
     "ZCDPMeaning": "a result record built by zcdp_meaning",
 }
 
@@ -388,6 +399,15 @@ KIND_OF = {
     "posterior_bounds": {"epsilon": "array", "prior": "array"},
     "laplace_posterior": {"prior": "probability", "f_in": "real", "f_out": "real"},
     "simulate_laplace_attack": {"epsilon": "array"},
+    "noisy_value_runs": {"size": "count"},
+    "optimal_composition": {"delta": None},
+    "optimal_composition_delta": {"epsilon_prime": "nonnegative", "delta": None},
+    "group_tradeoff_limit": {"alpha": "array", "epsilon": "nonnegative"},
+    "group_best_success": {"epsilon": "nonnegative"},
+    "group_privacy": {"epsilon": "nonnegative"},
+    "per_person_epsilon": {"noise_scale": "positive"},
+    "tracing_attack": {"others": "count", "attributes": "count"},
+    "tracing_score": {"target": None, "counts": None, "frequencies": "array", "others": "count"},
 }
 
 

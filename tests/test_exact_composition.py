@@ -1,6 +1,8 @@
 """Composition, exactly: the chapter 11 check values against Google's dp-accounting (basic 10 / Theorem 3.20
 6.31 / exact 4.69 for 100 answers at ε = 0.1, δ = 1e-6; 100 / 337 / 564 answers at ε = 0.01 within a total
-of 1), the zCDP conversion against a brute-force minimisation and the exact Gaussian, and the exercise."""
+of 1), the exact curve below kε from the first release on, the zCDP conversion against a brute-force
+minimisation and the exact Gaussian, and the exercise (its answers away from the knife edge, checked with
+dp-accounting)."""
 
 import math
 
@@ -63,9 +65,55 @@ def test_bad_input_names_the_parameter():
         dp.zcdp_to_dp(-0.1, 1e-6)
 
 
+def test_the_exact_curve_is_below_k_epsilon_from_the_first_release_on():
+    """Chapter 11 once said "equal to kε for a few releases". One Lap(1/ε) release has δ(ε′) = 1 − e^((ε′ − ε)/2)
+    for ε′ < ε (the closed form of one shifted Laplace), so at δ its ε′ = ε + 2 ln(1 − δ): 2·10⁻⁶ below ε."""
+    one = dp.exact_laplace_epsilon(1, 0.1, 1e-6)
+    assert one == pytest.approx(0.1 + 2 * math.log1p(-1e-6), abs=1e-9)
+    assert 0.1 - one == pytest.approx(2e-6, rel=1e-3)
+    for k in (2, 5, 10, 20):
+        assert dp.exact_laplace_epsilon(k, 0.1, 1e-6) < k * 0.1
+    assert 0.1 * 20 - _dpa_epsilon(20, 0.1, 1e-6) > 0.2
+
+
+def test_no_chapter_says_the_exact_curve_equals_k_epsilon():
+    from helpers import ROOT
+    for path in [*(ROOT / "sources").glob("*.md"), *(ROOT / "instructor").glob("*.md")]:
+        assert "equal to kε for a few" not in path.read_text(encoding="utf-8"), path.name
+
+
 def test_exercise_right_and_usual_mistakes():
     check = dp.exercises.check_exact_releases
-    assert check(564).correct
-    for wrong, word in ((100, "basic"), (337, "advanced"), (565, "largest")):
+    counts = dp.releases_within(2.0, 0.04, 1e-6)
+    assert counts == {"basic": 50, "advanced": 79, "optimal": 128, "exact": 130}
+    assert check(130).correct
+    for wrong, word in ((50, "basic"), (79, "advanced"), (128, "optimal")):
         feedback = check(wrong)
-        assert feedback.correct is False and word in feedback.message and "564" not in feedback.message
+        assert feedback.correct is False and word in feedback.message and "130" not in feedback.message
+
+
+def test_exercise_feedback_does_not_point_at_the_answer():
+    """One more than the answer gets the generic hint (no "just above the total"), and a fraction between the
+    answer and the next whole number is told what any fraction is told."""
+    check = dp.exercises.check_exact_releases
+    above, below = check(131), check(129)
+    assert above.correct is False and "just above" not in above.message
+    assert above.message.replace("131", "N") == below.message.replace("129", "N")
+    assert check(130.5).message.replace("130.5", "X") == check(12.5).message.replace("12.5", "X")
+
+
+def _homework():
+    spec = dp.exercises.EXERCISES["check_exact_releases"]
+    return [spec.defaults, *({**spec.defaults, **v} for v in spec.variants())]
+
+
+@pytest.mark.parametrize("params", _homework(), ids=lambda p: f"{p['total']:g}-{p['epsilon']:g}-{p['delta']:g}")
+def test_every_exercise_answer_is_far_from_the_knife_edge(params):
+    """Issue 37: 565 releases at (1, 0.01, 10⁻⁶) cost ε = 1.00005, within the 10⁻⁴ the accountant promises, so
+    another accountant could say 565. At the chapter's numbers and every homework combination, Google's
+    dp-accounting (an independent accountant, pessimistic at a discretisation of 10⁻⁴) puts the answer k at
+    least 10⁻³ below the total and k + 1 at least 10⁻³ above it, less its own 10⁻⁴."""
+    total, eps, delta = params["total"], params["epsilon"], params["delta"]
+    k = dp.exercises.EXERCISES["check_exact_releases"].expected(**params)
+    assert _dpa_epsilon(int(k), eps, delta) <= total - 1e-3 + 1e-4
+    assert _dpa_epsilon(int(k) + 1, eps, delta) >= total + 1e-3 - 1e-4

@@ -102,3 +102,42 @@ def test_exercise_right_and_usual_mistakes():
     for params in spec.variants():
         expected = params["multiple"] * params["n"] / params["total"]
         assert spec.expected(**params) == pytest.approx(expected)
+
+
+# -- what the release costs: basic composition's m/b against one person's loss -------------------------------------
+
+def test_a_persons_loss_is_her_number_of_queries_over_b():
+    """Removing person i moves the n_i answers whose subset holds her by 1 each: the privacy loss of the Laplace
+    release (dp.privacy_loss, Theorem 3.6's log-ratio) reaches n_i/b at an output beyond every such answer."""
+    queries = dp.subset_queries(12, 30, rng=np.random.default_rng(3))
+    b = 2.0
+    secret = np.random.default_rng(4).integers(0, 2, size=12).astype(float)
+    costs = dp.per_person_epsilon(queries, noise_scale=b)
+    for i in range(12):
+        without = secret.copy()
+        without[i] = 0.0
+        fx, fy = queries @ np.where(np.arange(12) == i, 1.0, secret), queries @ without
+        z = fx + 100.0                                     # far above both: every held answer on the same side
+        loss = dp.privacy_loss(z, fx, fy, sensitivity=b, epsilon=1.0)
+        assert abs(loss) == pytest.approx(queries[:, i].sum() / b) == pytest.approx(costs[i])
+    assert costs.max() <= queries.shape[0] / b
+
+
+def test_the_worst_off_person_pays_about_225_not_400():
+    """Chapter 11 once said the release at b = 1 "costs ε = 400" (m/b). With n = 100 and m = 400 random halves the
+    largest loss is max_i Binomial(400, ½): its exact mean, Σ_k (1 − F(k)^100) with F the binomial CDF (scipy), is
+    about 225. The mean over 200 query sets lies within 4 standard errors of it (false alarm ≈ 6·10⁻⁵)."""
+    from scipy.stats import binom
+    k = np.arange(0, 401)
+    exact_mean = float(np.sum(1 - binom.cdf(k, 400, 0.5) ** 100))
+    assert 224 < exact_mean < 226
+    gen = np.random.default_rng(5)
+    worst = np.array([dp.per_person_epsilon(dp.subset_queries(100, 400, gen), 1.0).max() for _ in range(200)])
+    assert abs(worst.mean() - exact_mean) <= 4 * worst.std(ddof=1) / math.sqrt(200)
+
+
+def test_the_chapter_says_which_cost_is_which():
+    from helpers import ROOT
+    text = (ROOT / "sources" / "11_what_epsilon_promises.md").read_text(encoding="utf-8")
+    assert 'costs" ε = 400' not in text and "costs ε = 400" not in text
+    assert "dp.per_person_epsilon" in text and "basic composition charges m/b" in text

@@ -4,17 +4,40 @@ from __future__ import annotations
 
 import math
 
-from ..hypothesis import best_success, dp_tradeoff_limit, laplace_tradeoff
-from ._base import Feedback, Mistake, compare, exercise
+from ..hypothesis import best_success, dp_tradeoff_limit, group_best_success, laplace_tradeoff
+from ._base import Feedback, Mistake, compare, exercise, tolerance
 
 __all__ = ["check_attribute_success", "check_laplace_best_beta"]
+
+
+def _percentages(expected: float, mistakes: list[Mistake], figures: int = 3) -> list[Mistake]:
+    """The right answer and each probability mistake typed as a percentage (73.1 for 0.731), named as such.
+
+    A mistake that gives the right answer here (to ``figures`` − 1 figures, where the checker drops it) gets
+    no percentage twin, and two twins never share a value: a percentage names one mistake."""
+    typed = [Mistake(100 * expected, "that looks like a percentage: the question asks for a probability, a number "
+                                     "between 0 and 1.")]
+    for m in mistakes:
+        if not 0 < m.value < 1 or abs(m.value - expected) <= tolerance(expected, figures - 1):
+            continue
+        if any(abs(100 * m.value - t.value) <= tolerance(t.value, figures) for t in typed):
+            continue
+        typed.append(Mistake(100 * m.value, f"that looks like a percentage (give a number between 0 and 1), and "
+                                            f"then: {m.message}"))
+    return mistakes + typed
+
+
+#: ε = 0.5, …, 3, α = 0.05, …, 0.9 (the chapter's ε = 1 and α = 0.3 left out): 63 combinations, every branch of
+#: the curve (α ≤ e^(−ε)/2, between, α ≥ ½), none with the worked answer to 2 figures.
+_BETA_EPSILONS = (0.5, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0)
+_BETA_ALPHAS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.4, 0.6, 0.75, 0.9)
 
 
 @exercise(prompt="A count is released with the Laplace mechanism, noise Lap(1/ε) with ε = {epsilon:g}. An attacker "
                  "tests \"the data is x\" against the neighbour \"the data is y\", whose count is one higher, and "
                  "accepts a type-I error α = {alpha:g} (saying y when it is x). What is the smallest type-II error β "
                  "any test can reach against this mechanism? Give 3 significant figures.",
-          homework={"epsilon": (0.5, 2.0), "alpha": (0.35, 0.4)}, figures=3)
+          homework={"epsilon": _BETA_EPSILONS, "alpha": _BETA_ALPHAS}, figures=3)
 def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) -> Feedback:
     """Ch. 11, exercise 2: the Laplace mechanism's exact trade-off curve at one α."""
     expected = laplace_tradeoff(alpha, epsilon)
@@ -25,7 +48,7 @@ def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) ->
                 "threshold test for this α."),
         Mistake(1 - math.exp(epsilon) * alpha,
                 "that is the straight end β = 1 − e^ε·α, which holds only for α ≤ e^(−ε)/2, where the threshold is "
-                "above the larger count. At this α the threshold lies between the two counts."),
+                "above the larger count. At this α the threshold lies elsewhere."),
         Mistake(1 - alpha, "that is a coin toss (β = 1 − α): what a test can do against ε = 0. The release does "
                            "tell the attacker something."),
         Mistake(math.exp(epsilon) / (4 * alpha), "the middle of the curve is e^(−ε)/(4α): the exponent's sign is "
@@ -41,34 +64,53 @@ def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) ->
                    f"the best test says y when the output is at least t with Pr[Lap(1/ε) ≥ t] = α; here "
                    f"{branch} = {expected:.3g} (the ε-DP limit is {dp_tradeoff_limit(alpha, epsilon):.3g}).",
                    "Find the threshold t with Pr[Lap(1/ε) ≥ t] = α, then β = Pr[1 + Lap(1/ε) < t].",
-                   figures=3, mistakes=mistakes)
+                   figures=3, mistakes=_percentages(expected, mistakes))
+
+
+#: ε = 0.2, 0.25, …, 2.5 without the chapter's 0.8 and its neighbours (whose answers are the worked one to 2
+#: figures): 44 values, 44 answers that differ at 3 figures.
+_ATTRIBUTE_EPSILONS = tuple(round(0.05 * i, 2) for i in range(4, 51) if i not in (15, 16, 17))
 
 
 @exercise(prompt="A mechanism is ε-DP with ε = {epsilon:g} for neighbours that add or remove one person. An "
                  "attacker knows Alice is in the data and that her record says a or b, each with prior probability "
                  "½. What is the highest probability of guessing her value right that the guarantee alone allows "
                  "(for a generic ε-DP mechanism)? Give 3 significant figures.",
-          homework={"epsilon": (0.3, 0.75, 1.5)}, figures=3)
-def check_attribute_success(answer, epsilon: float = 0.5) -> Feedback:
-    """Ch. 11, exercise 3: an attribute is a replacement, two add/remove steps, so protected at 2ε."""
-    expected = best_success(2 * epsilon)
+          homework={"epsilon": _ATTRIBUTE_EPSILONS}, figures=3)
+def check_attribute_success(answer, epsilon: float = 0.8) -> Feedback:
+    """Ch. 11, exercise 3: an attribute is a replacement, two add/remove steps through the database without Alice.
+
+    Chaining the two ε-DP constraints (each on a set and on its complement) through that database
+    bounds the best 50/50 guess by 1 − ½e^{−ε}, and a mechanism attains it
+    (:func:`~dpteach.group_best_success` with k = 2; checked against a linear program over all
+    mechanisms on the three databases in the tests). Group privacy's e^{2ε} bounds the odds of one
+    output, but e^{2ε}/(1 + e^{2ε}) is not attained.
+    """
+    expected = group_best_success(epsilon, 2)
     mistakes = [
-        Mistake(best_success(epsilon), "that is the limit for membership (is Alice in?), at e^ε. Changing Alice's "
+        Mistake(best_success(2 * epsilon),
+                "that treats the pair as ONE step at 2ε (group privacy) and takes that bound's best guess. 2ε "
+                "bounds how far the odds of one output can move, but both steps' constraints must hold at once, "
+                "through the database without Alice, and together they allow less: chain them, each on the set "
+                "of outputs where the guess is b and on its complement."),
+        Mistake(best_success(epsilon), "that is the limit for membership (is Alice in?), one step. Changing Alice's "
                                        "record from a to b removes one person and adds another: two neighbour "
                                        "steps."),
-        Mistake(math.exp(2 * epsilon), "that is the factor by which the odds can move, not a probability. Turn "
-                                       "the odds 1:1 times that factor into a probability."),
+        Mistake(math.exp(2 * epsilon), "that is the factor by which the odds can move, not a probability."),
         Mistake(math.exp(epsilon), "that is e^ε, an odds factor (and at one step): the question asks for a "
                                    "probability, for a record that changes, not a person who leaves."),
-        Mistake(1 - 0.5 * math.exp(-epsilon), "that is the best test against the Laplace mechanism on a count, a "
-                                              "particular mechanism; the question asks what the guarantee alone "
-                                              "allows, for any ε-DP mechanism."),
-        Mistake(best_success(epsilon / 2), "a replacement is two add/remove steps, so the ε doubles, it does not "
-                                           "halve."),
+        Mistake(1 - 0.5 * math.exp(-epsilon / 2), "that is the best test against the Laplace mechanism on a count, "
+                                                  "a particular mechanism whose count moves by 1; the question asks "
+                                                  "what the guarantee alone allows, for any ε-DP mechanism."),
+        Mistake(best_success(epsilon / 2), "a replacement is two add/remove steps: the allowance grows with the "
+                                           "steps, it does not shrink."),
     ]
     return compare(answer, expected,
-                   f"a change of attribute is one removal and one addition, so the guarantee gives 2ε = "
-                   f"{2 * epsilon:g}: odds move by at most e^(2ε), and the best guess is right with probability "
-                   f"e^(2ε)/(1 + e^(2ε)) = {expected:.3g}.",
-                   "From a 1:1 prior, ε-DP lets the odds move by at most e^ε per add/remove step; count the steps "
-                   "between 'Alice has a' and 'Alice has b'.", figures=3, mistakes=mistakes)
+                   f"with q = Pr[guess b] on the database without Alice, one step each way gives Pr[right | a] ≤ "
+                   f"1 − e^(−ε)·q and Pr[right | b] ≤ 1 − e^(−ε)·(1 − q), so the success is at most 1 − ½e^(−ε) = "
+                   f"{expected:.3g} whatever q, and q = ½ attains it. Group privacy's e^(2ε)/(1 + e^(2ε)) = "
+                   f"{best_success(2 * epsilon):.3g} bounds the odds, not the best guess.",
+                   "Call q the chance that the guess is b on the database without Alice. One add/remove step "
+                   "links it to each world with Alice: bound Pr[right | a] and Pr[right | b] through q, each by the "
+                   "ε-DP constraint on a set and on its complement, and average.",
+                   figures=3, mistakes=_percentages(expected, mistakes))

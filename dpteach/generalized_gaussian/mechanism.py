@@ -18,7 +18,7 @@ from .accountant import privacy_loss_distribution
 from .distribution import GeneralizedGaussianNoise, check_shape, generalized_gaussian_sample
 
 _WHY_K = "k counting queries, k ≥ 1"
-_WHY_DELTA = "δ is a probability; δ = 0 (pure DP) is out of reach for p > 1"
+_WHY_DELTA = "δ is the additive slack of (ε, δ)-DP, below 1; δ = 0 (pure DP) is out of reach for p > 1"
 
 
 def check_delta(delta) -> float:
@@ -30,7 +30,7 @@ def _accountant_delta(k: int, p: float, sigma: float, epsilon: float, resolution
     return privacy_loss_distribution(GeneralizedGaussianNoise(p, sigma), k, resolution=resolution).delta(epsilon)
 
 
-def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *, resolution: float = 25,
+def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *, resolution: float = 100,
                                rtol: float = 1e-6) -> float:
     """The smallest σ for which the Generalized Gaussian mechanism on k counting queries is (ε, δ)-DP.
 

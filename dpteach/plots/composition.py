@@ -114,7 +114,7 @@ class AdvancedCompositionFigure(_Updatable):
     """Theorem 3.20 against Theorem 3.16: the total ε of k queries at ε each, on log axes.
 
     Basic composition spends kε; advanced composition spends √(2k ln(1/δ′))·ε + kε(e^ε − 1)
-    and fails with probability δ′. The dashed line is the better of the two (both hold).
+    with the slack δ′ (an (ε′, δ′) guarantee). The dashed line is the better of the two (both hold).
     The axes are fixed over k in [1, K_MAX], ε in ``epsilon_range`` and δ′ in
     ``delta_prime_range``: moving ε shifts both curves up or down, moving δ′ only the
     advanced one, and the green line marks :func:`~dpteach.advanced_composition_crossover`.

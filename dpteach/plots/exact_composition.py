@@ -1,4 +1,5 @@
-"""Figure for chapter 11: k Laplace releases composed three ways (basic, Theorem 3.20, exact), and the Gaussian in zCDP."""
+"""Figure for chapter 11: k Laplace releases composed four ways (basic, Theorem 3.20, optimal for any ε-DP mechanism,
+exact for Laplace), and the Gaussian in zCDP."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import functools
 import numpy as np
 
 from .. import _validate
-from ..composition import advanced_composition
+from ..composition import advanced_composition, optimal_composition
 from ..exact_composition import exact_laplace_epsilon, gaussian_zcdp_rho, zcdp_to_dp
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
@@ -25,7 +26,9 @@ class ExactCompositionFigure(_Updatable):
     """Total ε of k releases of Lap(1/ε) on a count, against k (log–log), at δ for the (ε, δ) totals.
 
     Basic composition kε (Theorem 3.16, pure ε), advanced composition (Theorem 3.20, δ′ = δ),
-    the exact ε(δ) from the privacy loss distribution (:func:`~dpteach.exact_laplace_epsilon`),
+    the optimal composition theorem for any ε-DP mechanisms (Kairouz, Oh & Viswanath 2015,
+    Theorem 3.3: :func:`~dpteach.optimal_composition`), the exact ε(δ) of these Laplace releases
+    from their privacy loss distribution (:func:`~dpteach.exact_laplace_epsilon`),
     and, for comparison, Gaussian noise of the same variance (σ = √2/ε) composed in zCDP
     (ρ = kε²/4) and converted to (ε, δ) (:func:`~dpteach.zcdp_to_dp`). The horizontal line is a
     total budget of 1. The curves are computed once at the slider's k values; a frame moves
@@ -39,6 +42,7 @@ class ExactCompositionFigure(_Updatable):
         k = np.array(self.ks, dtype=float)
         self.basic = k * self.epsilon
         self.advanced = np.array([advanced_composition(int(n), self.epsilon, self.delta)[0] for n in self.ks])
+        self.optimal = np.array([optimal_composition(int(n), self.epsilon, self.delta)[0] for n in self.ks])
         self.exact = np.array([_exact(int(n), self.epsilon, self.delta) for n in self.ks])
         rho = gaussian_zcdp_rho(np.sqrt(2) / self.epsilon)
         self.gaussian = np.asarray(zcdp_to_dp(k * rho, self.delta))
@@ -47,19 +51,21 @@ class ExactCompositionFigure(_Updatable):
             ax = self.ax
             ax.loglog(k, self.basic, "o-", color=PALETTE["black"], ms=4, label="basic: kε (pure)")
             ax.loglog(k, self.advanced, "s-", color=PALETTE["orange"], ms=4, label="advanced, Theorem 3.20")
-            ax.loglog(k, self.exact, "D-", color=PALETTE["blue"], ms=4, label="exact (privacy loss distribution)")
+            ax.loglog(k, self.exact, "D-", color=PALETTE["blue"], ms=4, label="exact for Laplace (loss distribution)")
+            ax.loglog(k, self.optimal, "v--", color=PALETTE["purple"], ms=6, lw=1.6,     # on top: nearly the same
+                      label="optimal for any ε-DP (KOV 2015, Thm 3.3)")
             ax.loglog(k, self.gaussian, "^--", color=PALETTE["green"], ms=4, lw=1.6,
                       label="Gaussian, same variance, zCDP → (ε, δ)")
             ax.axhline(1.0, color=PALETTE["vermillion"], lw=1.2, ls=":", label="a total of ε = 1")
             self.marker = ax.axvline(1, color=PALETTE["sky"], lw=2, ls="--")
-            (self.dots,) = ax.plot([1, 1, 1], [1, 1, 1], "o", color=PALETTE["vermillion"], ms=9, zorder=5,
+            (self.dots,) = ax.plot([1, 1, 1, 1], [1, 1, 1, 1], "o", color=PALETTE["vermillion"], ms=9, zorder=5,
                                    mfc="none", mew=2)
             ax.set_xlim(k[0] / 1.3, k[-1] * 1.3)
             top = max(self.basic.max(), self.advanced.max())
             ax.set_ylim(min(self.basic.min(), self.exact.min(), self.gaussian.min()) / 1.5, top * 1.5)
             ax.set_xlabel("k: releases of one count")
             ax.set_ylabel(f"total ε (δ = {self.delta:g})")
-            ax.set_title(" ")
+            ax.set_title(" \n ")           # two lines: the k and its four totals
             # below the axes: the k marker crosses the whole height
             self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
             _plain_log_axes(ax)
@@ -70,8 +76,10 @@ class ExactCompositionFigure(_Updatable):
             raise ValueError(f"k must be one of {list(self.ks)}, got {k!r}")
         i = self.ks.index(k)
         basic, advanced, exact = float(self.basic[i]), float(self.advanced[i]), float(self.exact[i])
+        optimal = float(self.optimal[i])
         self.marker.set_xdata([k, k])
-        self.dots.set_data([k, k, k], [basic, advanced, exact])
-        self.ax.title.set_text(f"{k:,} releases at ε = {self.epsilon:g}: basic {_number(basic)}, "
-                               f"advanced {_number(advanced)}, exact {_number(exact)}")
-        return {"k": k, "basic": basic, "advanced": advanced, "exact": exact, "gaussian": float(self.gaussian[i])}
+        self.dots.set_data([k, k, k, k], [basic, advanced, optimal, exact])
+        self.ax.title.set_text(f"{k:,} releases at ε = {self.epsilon:g}\nbasic {_number(basic)}, "
+                               f"advanced {_number(advanced)}, optimal {_number(optimal)}, exact {_number(exact)}")
+        return {"k": k, "basic": basic, "advanced": advanced, "optimal": optimal, "exact": exact,
+                "gaussian": float(self.gaussian[i])}
