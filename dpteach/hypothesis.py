@@ -31,6 +31,7 @@ the difference her own participation makes.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,15 +179,20 @@ def group_best_success(epsilon: float, k: int = 1, delta: float = 0.0) -> float:
         if kk % 2 == 0:
             return float(-0.5 * np.expm1(-kk * eps / 2) + 0.5)
         return float(1.0 - np.exp(-(kk - 1) * eps / 2) / (1.0 + np.exp(eps)))
+    grow, shrink = math.exp(eps), math.exp(-eps)
+
+    def beta(a: float) -> float:              # group_tradeoff_limit at one α, in floats (a slider calls this)
+        for _ in range(kk):
+            a = min(1.0, d + grow * a, 1.0 - shrink * (1.0 - d - a))
+        return 1.0 - a
+
     lo, hi = 0.0, 0.5                      # α − β_k(α) goes from ≤ 0 at α = 0 to ≥ 0 at α = ½
-    for _ in range(200):
+    for _ in range(60):
         mid = 0.5 * (lo + hi)
-        if mid - group_tradeoff_limit(mid, eps, kk, d) < 0:
+        if mid < beta(mid):
             lo = mid
         else:
             hi = mid
-        if hi - lo <= 1e-16:
-            break
     return 1.0 - 0.5 * (lo + hi)
 
 

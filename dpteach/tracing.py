@@ -114,7 +114,7 @@ class TracingAttack:
         return tpr if np.ndim(levels) else float(tpr[0])
 
 
-def tracing_attack(others: int = 50, attributes: int = 500, trials: int = 2_000,
+def tracing_attack(others: int = 30, attributes: int = 300, trials: int = 1_000,
                    rng: np.random.Generator | None = None) -> TracingAttack:
     """Run the tracing test ``trials`` times with the target out and ``trials`` times with her in.
 

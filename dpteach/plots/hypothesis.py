@@ -52,7 +52,7 @@ class TradeoffFigure(_Updatable):
 
     def __init__(self, epsilons=(0.1, 0.25, 0.5, 1.0, 2.0, 3.0), ks=(1, 2, 3, 4),
                  deltas=(0.0, 0.01, 0.05, 0.1, 0.2), n: int = 4_000, confidence: float = 0.95,
-                 others: int = 50, attributes: int = 500, trials: int = 2_000,
+                 others: int = 30, attributes: int = 300, trials: int = 1_000,
                  rng: np.random.Generator | None = None) -> None:
         self.epsilons = tuple(_validate.epsilon(e) for e in epsilons)
         self.ks = tuple(_validate.integer("k", k, low=1, high=20) for k in ks)
@@ -64,8 +64,8 @@ class TradeoffFigure(_Updatable):
         self.attack = tracing_attack(others, attributes, trials, rng=gen)
         self.attack_exact = _roc(self.attack, None)
         self.attack_noisy = {e: _roc(self.attack, e) for e in self.epsilons}
-        self.alpha = np.linspace(0.0, 1.0, 401)
-        self.fig, self.ax = new_figure(height=6.2)
+        self.alpha = np.linspace(0.0, 1.0, 301)
+        self.fig, self.ax = new_figure(height=5.6)
         with styled():
             ax = self.ax
             ax.plot([0, 1], [1, 0], color="grey", lw=1.2, ls=":", label="coin toss (ε = 0)")
@@ -91,7 +91,7 @@ class TradeoffFigure(_Updatable):
             ax.set_ylabel("β: type-II error")
             ax.set_title(" ")
             # below the axes: seven entries would cover the data inside them
-            self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")
+            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
         self.dynamic = [self.region, self.outer, self.curve, self.boxes, self.dots, self.traced, self.traced_noisy,
                         self.note, self.ax.title]
 
