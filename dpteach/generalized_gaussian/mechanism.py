@@ -30,7 +30,7 @@ def _accountant_delta(k: int, p: float, sigma: float, epsilon: float, resolution
     return privacy_loss_distribution(GeneralizedGaussianNoise(p, sigma), k, resolution=resolution).delta(epsilon)
 
 
-def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *, resolution: float = 100,
+def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *, resolution: float = 25,
                                rtol: float = 1e-6) -> float:
     """The smallest σ for which the Generalized Gaussian mechanism on k counting queries is (ε, δ)-DP.
 
