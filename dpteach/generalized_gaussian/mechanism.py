@@ -30,7 +30,7 @@ def _accountant_delta(k: int, p: float, sigma: float, epsilon: float, resolution
     return privacy_loss_distribution(GeneralizedGaussianNoise(p, sigma), k, resolution=resolution).delta(epsilon)
 
 
-def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *, resolution: float = 25,
+def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *, resolution: float = 100,
                                rtol: float = 1e-6) -> float:
     """The smallest σ for which the Generalized Gaussian mechanism on k counting queries is (ε, δ)-DP.
 
@@ -39,8 +39,13 @@ def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *
     and a root-finder on ln σ (regula falsi, Illinois variant, on ln δ(ε)) finds where it
     crosses δ. The σ returned is the upper end of the final bracket: the accountant's
     δ(ε) ≤ δ holds there, so the mechanism is (ε, δ)-DP. The accountant is pessimistic,
-    so σ may be larger than the true smallest one by the accountant's slack (about 1e-3
-    relative in δ with the default grid, a hundred times less in σ).
+    so σ is a little larger than the true smallest one. How much larger was measured
+    (relative, ε from 0.1 to 2, δ from 10⁻⁹ to 10⁻³): at the default resolution, within
+    about 1e-5 (at most 1.3e-5 at p = 2, against the analytic Gaussian, for k from 1 to
+    10⁴; at most 1.5e-5 for p ≥ 1.5 from k = 10 on and for p ≥ 3, against resolution
+    1600). A single query with p near 1 is harder, its loss piling up near its largest
+    value: 5e-5 at p = 1.5, 2e-4 at p = 1.2, 1.1e-3 at p = 1.05 (and 3e-6 at p = 1).
+    ``resolution=25``, 2 to 4 times faster, is up to 2e-4 high at p = 2.
 
     At p = 1 this is the Laplace mechanism calibrated for (ε, δ): for large k its scale
     grows like √k, not like the k/ε of pure ε-DP.
@@ -54,7 +59,8 @@ def generalized_gaussian_sigma(k: int, p: float, epsilon: float, delta: float, *
     epsilon, delta : float
         ε > 0 and 0 < δ < 1.
     resolution : float, optional
-        The accountant's grid points per standard deviation of one coordinate's loss.
+        The accountant's grid points per standard deviation of one coordinate's loss; the
+        excess of σ above falls like 1/resolution².
     rtol : float, optional
         Relative precision of σ.
     """

@@ -47,8 +47,9 @@ def calibration_table_rows(k: int, p: float, *, resolution: float = 50) -> tuple
     kk = _validate.integer("k", k, low=1, high=10**7, why=_WHY_K)
     pp = check_shape(p)
     e_lo, e_hi = TABLE_EPSILON_RANGE
-    low = generalized_gaussian_sigma(kk, pp, e_hi, max(TABLE_DELTA), rtol=1e-4)
-    high = generalized_gaussian_sigma(kk, pp, e_lo, min(TABLE_DELTA), rtol=1e-4)
+    # the grid's ends need no precision: the coarse accountant (resolution 25) made the stored table
+    low = generalized_gaussian_sigma(kk, pp, e_hi, max(TABLE_DELTA), rtol=1e-4, resolution=25)
+    high = generalized_gaussian_sigma(kk, pp, e_lo, min(TABLE_DELTA), rtol=1e-4, resolution=25)
     sigmas = np.geomspace(low / 1.1, high * 1.1, TABLE_SIGMAS)
     eps = np.array([privacy_loss_distribution(GeneralizedGaussianNoise(pp, s), kk, resolution=resolution)
                     .epsilon(np.array(TABLE_DELTA)) for s in sigmas])
