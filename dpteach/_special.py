@@ -2,9 +2,11 @@
 
 The maths layer must not import scipy (``import dpteach`` stays cheap), so the normal CDF and
 the regularised incomplete gamma function are written here: a power series and a continued
-fraction (Press et al., *Numerical Recipes*, §6.2), vectorised, accurate to about 1e-14
-relative even far in the tails, where a privacy accountant needs them. The unit tests compare
-them with scipy.special.
+fraction (Press et al., *Numerical Recipes*, §6.2), vectorised, accurate far in the tails,
+where a privacy accountant needs them. Measured against 40-digit values: Q(a, x) within 1e-13
+relative (a from 1/8 to 10, x from 1e-12 to 1000), Φ within 5e-13 relative down to x = −37
+(Φ ≈ 1e-300), ln Φ within 2e-14 relative where |ln Φ| ≥ 10⁻³ and 1e-16 absolute above. The unit
+tests compare them with scipy.special and mpmath.
 """
 
 from __future__ import annotations
