@@ -36,7 +36,7 @@ help:
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
 	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
-	@echo "make test-python  the suite (no browser tests) on the oldest and newest Python, in fresh clones (CI runs it)"
+	@echo "make test-python  the suite (no browser tests, no peer suite) on the oldest and newest Python, in fresh clones (CI runs it)"
 	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/;"
 	@echo "                  ROSTER=roster.csv: each student's own numbers; CHAPTERS=\"03 05\"; OFFLINE=1, REPO=, HUB= as for html)"
 	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook, LMS imports, pages in build/graded/)"
@@ -234,7 +234,7 @@ clean:
 # The oldest and the newest Python the README claims (requires-python >= 3.10; 3.13 the newest
 # tested), each in a fresh clone of the last commit ($(PYTHON_CLONES)/X.Y, with its own .venv from
 # the locks): the suite without its browser tests (the fast suite and the slow tier's sweeps and builds;
-# the browser tests run once, in `make test-slow`). CI runs it after `make check`. The interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*) or PATH (pythonX.Y).
+# the browser tests and the peer suite, tests/peers/, run once, in `make test-slow`). CI runs it after `make check`. The interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*) or PATH (pythonX.Y).
 PYTHONS       ?= 3.10 3.13
 PYTHON_CLONES ?= $(or $(TMPDIR),/tmp)/dpteach-python
 PYENV_ROOT    ?= $(HOME)/.pyenv
@@ -249,6 +249,6 @@ test-python:
 	  start=$$(date +%s); \
 	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed $(SETTINGS) || exit 1; \
 	  (cd "$$dir" && MPLCONFIGDIR="$$dir/.venv/matplotlib" .venv/bin/python -m pytest -n 2 --dist loadfile \
-	    --ignore-glob='tests/*test_browser_*.py') || exit 1; \
+	    --ignore-glob='tests/*test_browser_*.py' --ignore=tests/peers) || exit 1; \
 	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
 	done

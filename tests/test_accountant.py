@@ -1,10 +1,10 @@
-"""The privacy-loss-distribution accountant against closed forms, against Google's dp-accounting,
-and against sampling; and the special functions it is built on against scipy.
+"""The privacy-loss-distribution accountant against closed forms and against sampling; and the special
+functions it is built on against scipy.
 
 Sources of truth: Laplace's δ(ε) in closed form (0 from ε = 1/b on, 1 − e^{(ε − 1/b)/2} below);
-Balle & Wang's analytic Gaussian (Balle & Wang 2018); the k-fold Gaussian is one Gaussian with Δ₂ = √k;
-dp-accounting (a test-only dependency) for Laplace, Gaussian and, through a privacy-loss class
-written here, the Generalized Gaussian.
+Balle & Wang's analytic Gaussian (Balle & Wang 2018); the k-fold Gaussian is one Gaussian with Δ₂ = √k.
+Google's dp-accounting (for Laplace, Gaussian and, through a privacy-loss class written there, the
+Generalized Gaussian) is in the peer suite, tests/peers/test_peer_accountants.py.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import math
 
 import numpy as np
 import pytest
-from dp_accounting.pld import privacy_loss_distribution as dpa_pld
-from dp_accounting.pld import privacy_loss_mechanism as dpa_plm
 from scipy import optimize, special, stats
 
 import dpteach as dp
@@ -125,96 +123,6 @@ def test_generalized_gaussian_one_coordinate_delta_matches_numerical_integration
             exact = integrate.quad(integrand, -60 * s, 1, points=sorted({kink, 0.0}), limit=400, epsabs=1e-15)[0]
             assert dp.one_coordinate_delta(noise, eps) == pytest.approx(exact, rel=1e-8)
             assert pld.delta(eps) == pytest.approx(exact, rel=1e-4)
-
-
-# -- Google's dp-accounting ----------------------------------------------------------------------
-
-@pytest.mark.parametrize("k, b", [(1, 0.7), (1, 2.0), (10, 4.0), (100, 30.0)])
-def test_laplace_agrees_with_dp_accounting(k, b):
-    reference = dpa_pld.from_laplace_mechanism(b, sensitivity=1.0, value_discretization_interval=1e-4)
-    if k > 1:
-        reference = reference.self_compose(k)
-    ours = dp.privacy_loss_distribution(dp.laplace_noise(b), k)
-    for eps in (0.1, 0.3, 0.7, 1.0, 1.5):
-        theirs = reference.get_delta_for_epsilon(eps)
-        assert ours.delta(eps) == pytest.approx(theirs, rel=2e-3, abs=1e-9)
-
-
-@pytest.mark.parametrize("k, std", [(1, 3.7306), (1, 1.0), (100, 40.0), (1_000, 120.0)])
-def test_gaussian_agrees_with_dp_accounting(k, std):
-    reference = dpa_pld.from_gaussian_mechanism(std, sensitivity=1.0, value_discretization_interval=1e-4)
-    if k > 1:
-        reference = reference.self_compose(k)
-    ours = dp.privacy_loss_distribution(dp.gaussian_noise(std), k)
-    for eps in (0.25, 0.5, 1.0, 2.0):
-        theirs = reference.get_delta_for_epsilon(eps)
-        assert ours.delta(eps) == pytest.approx(theirs, rel=2e-3, abs=1e-12)
-
-
-class GeneralizedGaussianLoss(dpa_plm.AdditiveNoisePrivacyLoss):
-    """dp-accounting's privacy loss for Generalized Gaussian noise (REMOVE adjacency, sensitivity 1),
-    written independently of dpteach: scipy's gennorm for the CDF, brentq for the inverse loss."""
-
-    def __init__(self, p: float, sigma: float) -> None:
-        self.p, self.sigma = p, sigma
-        self.rv = stats.gennorm(p, scale=sigma)
-        super().__init__(1.0, False)
-
-    def privacy_loss_tail(self):
-        lower = self.rv.ppf(0.5 * math.exp(-50))
-        upper = -lower
-        lower -= self.sensitivity
-        return dpa_plm.TailPrivacyLossDistribution(lower, upper, {
-            math.inf: self.mu_upper_cdf(lower), self.privacy_loss(upper): 1 - self.mu_upper_cdf(upper)})
-
-    def connect_dots_bounds(self):
-        tail = self.privacy_loss_tail()
-        return dpa_plm.ConnectDotsBounds(epsilon_upper=self.privacy_loss(tail.lower_x_truncation),
-                                         epsilon_lower=self.privacy_loss(tail.upper_x_truncation))
-
-    def _privacy_loss_without_subsampling_remove(self, x: float) -> float:
-        return (abs(x) ** self.p - abs(x + 1) ** self.p) / self.sigma**self.p
-
-    def _inverse_privacy_loss_without_subsampling_remove(self, privacy_loss: float) -> float:
-        def f(x):
-            return self._privacy_loss_without_subsampling_remove(x) - privacy_loss
-        lo, hi = -1.0, 0.0
-        while f(lo) < 0:
-            lo *= 2
-        while f(hi) > 0:
-            hi = 2 * hi + 1
-        return optimize.brentq(f, lo, hi, xtol=1e-13 * max(1.0, abs(lo)), rtol=1e-15, maxiter=500)
-
-    def noise_cdf(self, x):
-        return self.rv.cdf(x)
-
-    def noise_log_cdf(self, x):
-        return self.rv.logcdf(x)
-
-    @classmethod
-    def from_privacy_guarantee(cls, *args, **kwargs):
-        raise NotImplementedError
-
-
-def _dp_accounting_generalized_gaussian(p: float, sigma: float, k: int, interval: float):
-    pmf = dpa_pld._create_pld_pmf_from_monotone_privacy_loss(GeneralizedGaussianLoss(p, sigma),
-                                                             value_discretization_interval=interval,
-                                                             use_connect_dots=True)
-    pld = dpa_pld.PrivacyLossDistribution(pmf)
-    return pld.self_compose(k) if k > 1 else pld
-
-
-@pytest.mark.parametrize("p, sigma, k", [(1.5, 8.0, 10), (2.2203, 630.7, 10_000), (4.0, 851.5, 10_000)])
-def test_generalized_gaussian_agrees_with_dp_accounting(p, sigma, k):
-    """The same mechanism through dp-accounting's own discretisation and composition.
-
-    (2.2203, 630.7, 10,000) is p = ln ln k at (ε, δ) = (1, 10⁻⁶): δ(1) is 1.0e-6 in
-    both accountants, so the calibrated σ there is about 630.7, not the table's 670.4.
-    """
-    theirs = _dp_accounting_generalized_gaussian(p, sigma, k, 1e-4 if k < 1000 else 2e-5)
-    ours = dp.privacy_loss_distribution(dp.GeneralizedGaussianNoise(p, sigma), k)
-    for eps in (0.5, 1.0):
-        assert ours.delta(eps) == pytest.approx(theirs.get_delta_for_epsilon(eps), rel=1e-3)
 
 
 # -- the empirical check -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Sources of truth: check values (analytic σ = 3.731 and c = 4.845 at (ε, δ) = (1, 10⁻⁵),
 Δ = 1); the definition of the analytic condition (δ(σ) = δ, and δ falls as σ grows); scipy's
-normal distribution; dp-accounting's own Gaussian calibration.
+normal distribution. dp-accounting's and diffprivlib's own Gaussian calibrations: the peer suite (tests/peers/).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import math
 
 import numpy as np
 import pytest
-from dp_accounting.pld import privacy_loss_mechanism as dpa_plm
 from scipy import stats
 
 import dpteach as dp
@@ -57,14 +56,6 @@ def test_theorem_3_22_asks_for_more_noise_than_the_analytic_condition(eps, delta
 def test_theorem_3_22_is_refused_outside_its_range():
     with pytest.raises(ValueError, match="epsilon must be .*Theorem 3.22 is stated and proved for 0 < ε < 1"):
         dp.classical_gaussian_sigma(1.0, 1.0, 1e-5)
-
-
-def test_agrees_with_dp_accounting_calibration():
-    """dp-accounting's GaussianPrivacyLoss.from_privacy_guarantee searches the same condition."""
-    for eps, delta in ((1.0, 1e-5), (0.5, 1e-7), (4.0, 1e-3)):
-        theirs = dpa_plm.GaussianPrivacyLoss.from_privacy_guarantee(
-            dpa_plm.common.DifferentialPrivacyParameters(eps, delta), sensitivity=1.0).standard_deviation
-        assert dp.gaussian_sigma(1.0, eps, delta) == pytest.approx(theirs, rel=1e-3)
 
 
 def test_mechanism_adds_normal_noise_of_the_calibrated_sigma():
