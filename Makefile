@@ -22,7 +22,7 @@ export MPLCONFIGDIR := $(abspath $(VENV))/matplotlib
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help lab check test test-slow test-seeds lock present execute sync html slides course grade gradebook bench binder-url nbgitpuller-url clean
+.PHONY: help lab check test test-slow test-seeds lock present execute sync html slides course grade gradebook bench hub bench-hub binder-url nbgitpuller-url clean
 
 help:
 	@echo "make lab          open the workbook in JupyterLab (creates .venv on first run)"
@@ -43,6 +43,8 @@ help:
 	@echo "make gradebook    write build/graded/ again from the graded records, with your overrides (OVERRIDES=file.csv)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "                  (BENCH_ARGS=--sliders-only: import, sliders, browser; the other sections kept)"
+	@echo "make hub          a local demo JupyterHub with USERS=5 accounts serving the workbook (hub/: the real set-ups)"
+	@echo "make bench-hub    students dragging sliders at once through a hub (STUDENTS=\"1 5 10 20\"): RESULTS.md's sizing"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
 
@@ -78,6 +80,8 @@ lock: | $(BIN)/python
 		--no-header --quiet $(if $(UPGRADE),--upgrade) -o requirements/present.lock.txt
 	$(BIN)/uv pip compile requirements/grading.in --universal --python-version 3.10 \
 		--no-header --quiet -c requirements/test.lock.txt -o requirements/grading.lock.txt
+	$(BIN)/uv pip compile requirements/hub.in --universal --python-version 3.10 \
+		--no-header --quiet -c requirements/test.lock.txt -o requirements/hub.lock.txt
 	$(BIN)/python requirements/sync_environment.py
 
 # Paired .md files open as notebooks, and JupyterLab asks nothing of the network.
@@ -109,7 +113,7 @@ test: $(VENV)/.test-installed $(SETTINGS)
 # The slow tier (marked slow): the browser tests in Debian's Chromium (the students' edition in JupyterLab,
 # the live slides in the presenting venv, installed here too, the static decks, the offline book), every
 # slider swept through its range in both styles, and the full builds (the book, the course, Binder's plan).
-test-slow: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTINGS)
+test-slow: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_SETTINGS) $(VENV)/.hub-installed $(HUB_PROXY)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m slow
 
 # Presenting live (instructors): RISE slides inside JupyterLab, in a venv of their own
@@ -207,6 +211,25 @@ grade: $(VENV)/.test-installed
 gradebook: $(VENV)/.test-installed
 	$(BIN)/python -m dpteach.course gradebook --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)")
 
+# A class on a hub (hub/): the hub's packages in the workbook's venv (the students' servers run jupyterhub-singleuser
+# from it) and configurable-http-proxy from the npm registry. `make hub` is a local demo hub with USERS accounts
+# (student01 …, password dpteach; every account is your own Unix user: a demo only); `make bench-hub` measures how
+# many students dragging sliders at once it carries (STUDENTS="1 5 10 20") and writes RESULTS.md's sizing table.
+USERS    ?= 5
+HUB_PROXY := build/hub/node_modules/.bin/configurable-http-proxy
+$(VENV)/.hub-installed: requirements/hub.lock.txt $(VENV)/.test-installed
+	$(PIP) install --no-deps -r requirements/hub.lock.txt
+	@touch $@
+
+$(HUB_PROXY):
+	npm install --prefix build/hub --cache build/npm-cache --no-audit --no-fund --loglevel=error configurable-http-proxy@5.3.0
+
+hub: $(VENV)/.hub-installed $(HUB_PROXY) $(SETTINGS)
+	$(BIN)/python -m dpteach.hub demo --users $(USERS)
+
+bench-hub: $(VENV)/.hub-installed $(HUB_PROXY) $(SETTINGS)
+	$(BIN)/python benchmarks/run.py --hub-only $(if $(STUDENTS),--students "$(STUDENTS)")
+
 # The links are written by dpteach/publish/links.py (standard library only: the system Python runs it
 # before any venv exists; the book's launch buttons use the same functions).
 binder-url:
@@ -249,6 +272,6 @@ test-python:
 	  start=$$(date +%s); \
 	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed $(SETTINGS) || exit 1; \
 	  (cd "$$dir" && MPLCONFIGDIR="$$dir/.venv/matplotlib" .venv/bin/python -m pytest -n 2 --dist loadfile \
-	    --ignore-glob='tests/*test_browser_*.py' --ignore=tests/peers) || exit 1; \
+	    --ignore-glob='tests/*test_browser_*.py' --ignore=tests/hub --ignore=tests/peers) || exit 1; \
 	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
 	done

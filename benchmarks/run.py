@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from browser import bench_browser  # noqa: E402
 from first_visit import bench_first_visits  # noqa: E402
 from gradescope import bench_gradescope  # noqa: E402
+from hub_capacity import bench_hub  # noqa: E402
 
 import dpteach as dp  # noqa: E402
 
@@ -485,6 +486,9 @@ def main(argv=None) -> int:
                         help="measure the grading batch only; keep the other sections as the last full run wrote them")
     parser.add_argument("--gradescope-only", action="store_true",
                         help="measure Gradescope's autograder only; keep the other sections as the last run wrote them")
+    parser.add_argument("--hub-only", action="store_true",
+                        help="measure a class on a hub only (make bench-hub); keep the other sections")
+    parser.add_argument("--students", default="1 5 10 20", help="the class sizes the hub is measured with")
     parser.add_argument("only", nargs="?", choices=["grading", "first-visits"],
                         help="run only this benchmark (printed, not written)")
     args = parser.parse_args(argv)
@@ -499,10 +503,12 @@ def main(argv=None) -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     sections = [("Machine", machine(), None)]
-    partial = args.sliders_only or args.grading_only or args.gradescope_only
-    measured = ("import", "Sliders") if args.sliders_only else ("Grading",) if args.grading_only else \
-        ("Gradescope",) if args.gradescope_only else None
-    flag = "--sliders-only" if args.sliders_only else "--grading-only" if args.grading_only else "--gradescope-only"
+    only = {"--sliders-only": (args.sliders_only, ("import", "Sliders")), "--grading-only": (args.grading_only, ("Grading",)),
+            "--gradescope-only": (args.gradescope_only, ("Gradescope",)), "--hub-only": (args.hub_only, ("A class on a hub",))}
+    chosen = [(flag, titles) for flag, (on, titles) in only.items() if on]
+    partial = bool(chosen)
+    flag, measured = chosen[0] if chosen else ("", None)
+    students = tuple(int(n) for n in args.students.split())
     kept_text, kept_data = _previous_sections(flag) if partial else ({}, {})
     for title, fn in [("import dpteach", bench_import),
                       ("Sliders: value change → new PNG bytes", lambda: bench_sliders(10 if args.quick else 50,
@@ -516,6 +522,7 @@ def main(argv=None) -> int:
                       ("HTML export", bench_export),
                       ("Grading a class: 200 submissions on 2 workers", bench_grading),
                       ("Gradescope: one submission of each chapter, as its autograder runs it", bench_gradescope),
+                      ("A class on a hub: students dragging at once, and a chapter's kernel", lambda: bench_hub(students)),
                       ("Chapter 11's live audit", bench_promises)] + (
                           [] if args.skip_tests else [("make test", bench_tests)]):
         print(f"\n## {title}", flush=True)

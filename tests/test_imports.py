@@ -145,7 +145,7 @@ def test_the_graph_sees_every_kind_of_import(tmp_path):
     assert circles({"x": {"y"}, "y": set()}) == []
 
 
-WINGS = ("dpteach.publish", "dpteach.course")
+WINGS = ("dpteach.publish", "dpteach.course", "dpteach.hub")
 
 
 def _in(module: str, wing: str) -> bool:
@@ -162,9 +162,12 @@ def test_the_tools_wings_are_imported_by_no_maths_module():
     outside = {m: sorted(t for t in targets if any(_in(t, w) for w in WINGS))
                for m, targets in graph.items() if not any(_in(m, w) for w in WINGS)}
     assert not {m: t for m, t in outside.items() if t}
-    back = {m: sorted(t for t in targets if _in(t, "dpteach.course"))
+    back = {m: sorted(t for t in targets if _in(t, "dpteach.course") or _in(t, "dpteach.hub"))
             for m, targets in graph.items() if _in(m, "dpteach.publish")}
     assert not {m: t for m, t in back.items() if t}
+    apart = {m: sorted(t for t in targets if _in(t, "dpteach.course" if _in(m, "dpteach.hub") else "dpteach.hub"))
+             for m, targets in graph.items() if _in(m, "dpteach.hub") or _in(m, "dpteach.course")}
+    assert not {m: t for m, t in apart.items() if t}      # the hub and the course wings know nothing of each other
     assert "dpteach.publish.slides" not in graph["dpteach.publish.book_site"]
 
 
@@ -176,7 +179,7 @@ def test_no_folder_of_the_package_is_named_like_an_output_folder():
 def test_import_dpteach_leaves_the_wings_out():
     """`import dpteach` is the maths, figures and widgets: no tool of a wing (matplotlib: test_packaging)."""
     code = ("import sys, dpteach; print(sorted(m for m in sys.modules if m.startswith(('dpteach.publish', "
-            "'dpteach.course'))))")
+            "'dpteach.course', 'dpteach.hub'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert loaded.stdout.strip() == "[]"
 

@@ -71,15 +71,17 @@ def test_a_folder_without_notebooks_is_refused(tmp_path):
 
 
 def test_the_course_wing_hands_each_command_to_its_module(monkeypatch):
-    """`python -m dpteach.course assign|grade ...` hands everything after the command to its module's main();
-    no command, or an unknown one, prints the commands and exits 2."""
+    """`python -m dpteach.course assign|grade|gradebook|gradescope ...` hands everything after the command to its
+    module's function; no command, or an unknown one, prints the commands and exits 2."""
     from dpteach.course import __main__ as cli
 
     calls = []
-    monkeypatch.setitem(cli.COMMANDS, "grade", ("grading", "grade"))
-    monkeypatch.setattr("dpteach.course.grading.main", lambda argv: calls.append(argv) or 0)
+    assert set(cli.COMMANDS) == {"assign", "grade", "gradebook", "gradescope"}
+    monkeypatch.setattr("dpteach.course.grading.main", lambda argv: calls.append(("main", argv)) or 0)
+    monkeypatch.setattr("dpteach.course.grading.rewrite", lambda argv: calls.append(("rewrite", argv)) or 0)
     assert cli.main(["grade", "a.ipynb", "--course", "c.json"]) == 0
-    assert calls == [["a.ipynb", "--course", "c.json"]]
+    assert cli.main(["gradebook", "--course", "c.json"]) == 0
+    assert calls == [("main", ["a.ipynb", "--course", "c.json"]), ("rewrite", ["--course", "c.json"])]
     assert cli.main([]) == 2 and cli.main(["course"]) == 2
     assert cli.main(["--help"]) == 0
 
