@@ -107,7 +107,7 @@ check: test test-slow test-seeds
 # The fast suite (about 3 minutes): every test not marked slow (pyproject.toml's addopts already leave out
 # the re-seeded chapters), on both cores; a file's tests stay together on one worker (nbval runs a
 # notebook's cells in one kernel).
-test: $(VENV)/.test-installed $(SETTINGS)
+test: $(VENV)/.test-installed $(SETTINGS) $(VENV)/.hub-installed
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not reseed and not slow"
 
 # The slow tier (marked slow): the browser tests in Debian's Chromium (the students' edition in JupyterLab,
