@@ -96,8 +96,7 @@ def test_the_matcher_sees_an_answer_in_every_spelling_and_nothing_else():
 #: Leaks whose fix is an exercise's numbers, in a checker module another change owns: strict, so the test says when
 #: the fix lands. Chapter 06 works Exercise 2's very example in its body (a total of 1 at ε = 0.01, δ′ = 10⁻⁶: 337
 #: counts by Theorem 3.20), so its defaults must move, e.g. to ε = 0.02 (84 counts, printed nowhere in the chapter).
-KNOWN = {"check_queries_bought": "chapter 06's body works this exercise's own example (337); its defaults in "
-                                 "dpteach/exercises/composition.py must move (e.g. epsilon = 0.02: 84)"}
+KNOWN: dict[str, str] = {}      # exercise → why its chapter still shows its answer (none left)
 
 
 def _leaks():

@@ -31,19 +31,12 @@ from dpteach.exercises._base import tolerance
 
 NUMERIC = [spec for spec in EXERCISES.values() if spec.kind == "value"]
 
-#: Modules whose homework another change widens (hypothesis.py, exact_composition.py): their spaces are still
-#: the old handful, so the counting tests are expected to fail there until that change lands.
-WIDENED_ELSEWHERE = ("dpteach.exercises.hypothesis", "dpteach.exercises.exact_composition")
-
 #: The distinct answers a homework must have; the students drawn at random, and the distinct answers they must see.
 ANSWERS, STUDENTS, SEEN = 40, 200, 20
 
 
 def _param(spec, counting: bool = False):
-    marks = ()
-    if counting and spec.checker.__module__ in WIDENED_ELSEWHERE:
-        marks = pytest.mark.xfail(reason="its homework is widened in another change", strict=False)
-    return pytest.param(spec, id=spec.name, marks=marks)
+    return pytest.param(spec, id=spec.name)
 
 
 @functools.cache
