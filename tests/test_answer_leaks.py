@@ -18,71 +18,16 @@ answer, that whole number (answers below 10 are exempt: "4" cannot be kept out o
 from __future__ import annotations
 
 import json
-import math
-import re
 from pathlib import Path
 
 import pytest
 from helpers import ROOT
 
+from dpteach.course.leaks import cell_texts, gives_away
 from dpteach.exercises import EXERCISES
 from dpteach.publish.editions import exercises
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-
-#: A number as prose and printed tables write it: 1,600 or 1600 or 0.731 or .5, maybe followed by %.
-_NUMBER = re.compile(r"(?<![\w.,])(?:(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))(?!\.?\d)(\s?%)?")
-
-
-def _text(value) -> str:
-    return "".join(value) if isinstance(value, list) else str(value)
-
-
-def _cell_texts(cell) -> list[str]:
-    """What a reader sees of a cell: a Markdown cell's text; a code cell's printed and displayed outputs."""
-    if cell["cell_type"] == "markdown":
-        return [re.sub(r"```.*?```", "", _text(cell["source"]), flags=re.S)]
-    if cell["cell_type"] != "code":
-        return []
-    texts = []
-    for out in cell.get("outputs", []):
-        if out["output_type"] == "stream":
-            texts.append(_text(out["text"]))
-        for mime in ("text/plain", "text/html", "text/markdown", "text/latex"):
-            if mime in out.get("data", {}):
-                texts.append(_text(out["data"][mime]))
-    return texts
-
-
-def _round(value: float, figures: int) -> float:
-    if value == 0:
-        return 0.0
-    return round(value, figures - 1 - math.floor(math.log10(abs(value))))
-
-
-def numbers_written(text: str):
-    """(value, significant figures written, the text) of every number in ``text``; a percentage as a fraction."""
-    for m in _NUMBER.finditer(text):
-        whole, decimals, bare, percent = m.group(1), m.group(2), m.group(3), m.group(4)
-        integer = (whole or "0").replace(",", "")
-        digits = (integer + (decimals or bare or "")).lstrip("0")
-        value = float(f"{integer}.{decimals or bare or '0'}")
-        if percent:
-            value /= 100
-        yield value, len(digits), m.group(0)
-
-
-def gives_away(text: str, expected: float, figures: int | None) -> list[str]:
-    """The numbers in ``text`` that the checker would take for ``expected`` (see the module's docstring)."""
-    found = []
-    for value, written, token in numbers_written(text):
-        if figures is None:
-            if abs(expected) >= 10 and value == expected and "." not in token:
-                found.append(token)
-        elif written >= figures and _round(value, figures) == _round(expected, figures):
-            found.append(token)
-    return found
-
 
 def test_the_matcher_sees_an_answer_in_every_spelling_and_nothing_else():
     assert gives_away("best guess 0.731, or 73.1%, or 0.7311", 0.7310585786300049, 3) == ["0.731", "73.1%", "0.7311"]
@@ -93,10 +38,8 @@ def test_the_matcher_sees_an_answer_in_every_spelling_and_nothing_else():
     assert gives_away("k = 4 and 4 again", 4.0, None) == []
 
 
-#: Leaks whose fix is an exercise's numbers, in a checker module another change owns: strict, so the test says when
-#: the fix lands. Chapter 06 works Exercise 2's very example in its body (a total of 1 at ε = 0.01, δ′ = 10⁻⁶: 337
-#: counts by Theorem 3.20), so its defaults must move, e.g. to ε = 0.02 (84 counts, printed nowhere in the chapter).
-KNOWN: dict[str, str] = {}      # exercise → why its chapter still shows its answer (none left)
+#: Exercise → why its chapter still shows its answer (strict xfail, so the test says when a fix lands): none left.
+KNOWN: dict[str, str] = {}
 
 
 def _leaks():
@@ -116,7 +59,7 @@ def test_no_chapter_prints_or_states_its_own_exercise_answer(nb_path: Path, ex, 
     expected = spec.expected()
     own = {ex.prompt_cell, ex.student_cell, ex.solution_cell}
     leaks = [(index, token) for index, cell in enumerate(nb["cells"]) if index not in own
-             for text in _cell_texts(cell) for token in gives_away(text, expected, spec.figures)]
+             for text in cell_texts(cell) for token in gives_away(text, expected, spec.figures)]
     assert not leaks, (f"{nb_path.stem}, Exercise {ex.number} ({ex.checker}): its answer {expected:.6g} appears in "
                        f"cells {leaks}")
 

@@ -100,3 +100,18 @@ def test_a_shared_notebook_without_a_usable_email_says_what_to_do_and_never_rais
     dp.exercises.homework("03_laplace_mechanism", email="ada@uni.edu", salt="public-salt", exercises=[SCALE])
     drawn = v.variant("public-salt", "ada@uni.edu", "03_laplace_mechanism", SCALE)
     assert dp.exercises.question(SCALE)._repr_markdown_() == EXERCISES[SCALE].render(**drawn)
+
+
+def test_combinations_to_avoid_are_never_drawn():
+    spec = EXERCISES[SCALE]
+    combinations = spec.variants()
+    keep = 7
+    avoid = [i for i in range(len(combinations)) if i != keep]
+    assert all(v.variant("k", f"s{i}", "03", SCALE, avoid) == combinations[keep] for i in range(50))
+    drawn = {tuple(v.variant("k", f"s{i}", "03", SCALE, [0, 1, 2]).items()) for i in range(400)}
+    assert not drawn & {tuple(c.items()) for c in combinations[:3]}
+    with pytest.raises(ValueError, match="avoid must leave some"):
+        v.variant("k", "ada", "03", SCALE, range(len(combinations)))
+    shown = dp.exercises.homework("03_laplace_mechanism", email="ada@uni.edu", salt="s", exercises=[SCALE],
+                                  avoid={SCALE: avoid})
+    assert shown.numbers[SCALE] == combinations[keep]

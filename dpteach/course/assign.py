@@ -45,7 +45,7 @@ from pathlib import Path
 from ..exercises.variants import email_key, tag, variant
 from ..publish import editions
 from ..publish.paths import Project
-from . import edition, gradescope
+from . import edition, gradescope, leaks
 from .roster import Student, read_roster
 
 
@@ -196,8 +196,11 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
             entry = {"name": exercise.name, "number": exercise.number, "answer": exercise.answer,
                      "checker": exercise.checker, "kind": spec.kind, "parts": parts,
                      "points": sum(p["points"] for p in parts)}
+            avoid = leaks.avoided(nb, exercise, spec)       # numbers whose answer the chapter shows elsewhere
+            if avoid:
+                entry["avoid"] = list(avoid)
             if roster is None and not public:
-                entry["params"] = edition.plain(variant(key, "", path.stem, exercise.checker))
+                entry["params"] = edition.plain(variant(key, "", path.stem, exercise.checker, avoid))
             entries.append(entry)
         manifest["chapters"][path.stem] = {"notebook": path.name, "title": f"Homework {path.stem[:2]}: {_heading(nb)}",
                                            "exercises": entries}
@@ -205,8 +208,8 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
         manifest["students"] = {}
         for student in roster:
             drawn_by, who = (salt, email_key(student.email)) if public else (key, student.id)
-            numbers = {stem: {e["name"]: edition.plain(variant(drawn_by, who, stem, e["checker"])) for e in entry["exercises"]}
-                       for stem, entry in manifest["chapters"].items()}
+            numbers = {stem: {e["name"]: edition.plain(variant(drawn_by, who, stem, e["checker"], e.get("avoid", ())))
+                              for e in entry["exercises"]} for stem, entry in manifest["chapters"].items()}
             manifest["students"][student.id] = {**student.as_dict(), "tag": tag(key, student.id), "params": numbers}
 
     def write_edition(folder: Path, who: Student | None, practice: bool = False) -> None:

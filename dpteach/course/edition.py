@@ -151,12 +151,13 @@ ASKED_BELOW = ("*Asked at your own numbers: the cell below shows your question, 
                "course email.*")
 
 
-def public_line(stem: str, salt: str, checkers: list[str]) -> str:
+def public_line(stem: str, salt: str, checkers: list[str], avoid: dict[str, list[int]] | None = None) -> str:
     """A shared notebook's homework line: the student writes their email, and their numbers are drawn from it."""
     names = ", ".join(repr(name) for name in checkers)
+    skip = f",\n                      avoid={avoid!r}" if avoid else ""
     return "\n".join(["# Your homework's numbers are drawn from your course email: write it between the quotes, "
                       "then run this cell.", f"dp.exercises.homework({stem!r}, email=\"\", salt={salt!r},",
-                      f"                      exercises=[{names}])"])
+                      f"                      exercises=[{names}]{skip})"])
 
 
 def read_homework_email(notebook: dict) -> str | None:
@@ -211,7 +212,8 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
     first = next(cell for cell in cells if cell["cell_type"] == "code")
     if homework and salt and not practice:
         checkers = [e["checker"] for e in exercises_meta if EXERCISES[e["checker"]].homework]
-        first["source"] = editions.source(first).rstrip("\n") + "\n" + public_line(stem, salt, checkers)
+        avoid = {e["checker"]: e["avoid"] for e in exercises_meta if e.get("avoid")}
+        first["source"] = editions.source(first).rstrip("\n") + "\n" + public_line(stem, salt, checkers, avoid)
     elif homework and registered and not practice:
         first["source"] = editions.source(first).rstrip("\n") + "\n" + homework_line(stem, registered)
     kept = []

@@ -101,7 +101,8 @@ def params_for(manifest: dict, student: str | None, chapter: str, exercise: dict
         return dict(students[student]["params"][chapter][exercise["name"]])
     if manifest.get("public"):
         from ..exercises.variants import email_key, variant
-        return variant(manifest["public"]["salt"], email_key(student or ""), chapter, exercise["checker"])
+        return variant(manifest["public"]["salt"], email_key(student or ""), chapter, exercise["checker"],
+                       exercise.get("avoid", ()))
     return dict(exercise.get("params", {}))
 
 

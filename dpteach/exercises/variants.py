@@ -38,20 +38,25 @@ def _digest(key: str | bytes, *parts: str) -> bytes:
     return hmac.new(key, "\x1f".join(("dpteach", *parts)).encode(), hashlib.sha256).digest()
 
 
-def variant(key: str | bytes, who: str, chapter: str, name: str) -> dict[str, Any]:
+def variant(key: str | bytes, who: str, chapter: str, name: str, avoid=()) -> dict[str, Any]:
     """The homework parameters of exercise ``name`` (a checker's name) in ``chapter`` for ``who``.
 
     One of :meth:`ExerciseSpec.variants`, chosen by HMAC-SHA256(key, chapter, exercise, who): uniform
     over the combinations (the 256-bit digest reduced modulo their number, a bias below 2⁻²⁰⁰),
     the same for the same arguments, independent between students and exercises. ``who`` is a
     student's id or course email ("" for a course without a roster: one variant for the class).
+    ``avoid`` lists combinations (their indices in ``variants()``) never to draw: those whose answer the
+    chapter shows elsewhere (a course works them out when it is built).
     """
     spec = EXERCISES.get(name)
     if spec is None:
         raise ValueError(f"name must be a registered exercise's checker (got {name!r})")
-    options = spec.variants()
     if not spec.homework:
         return {}
+    skip = set(avoid)
+    options = [combination for index, combination in enumerate(spec.variants()) if index not in skip]
+    if not options:
+        raise ValueError(f"avoid must leave some of {name}'s {len(spec.variants())} combinations (it names them all)")
     index = int.from_bytes(_digest(key, "variant", chapter, name, who), "big") % len(options)
     return dict(options[index])
 
@@ -92,12 +97,14 @@ class Homework:
 
 
 def homework(chapter: str, numbers: Mapping[str, Mapping[str, Any]] | None = None, *, email: str | None = None,
-             salt: str | None = None, exercises: tuple[str, ...] | list[str] = ()) -> Homework | None:
+             salt: str | None = None, exercises: tuple[str, ...] | list[str] = (),
+             avoid: Mapping[str, Any] | None = None) -> Homework | None:
     """Make this chapter's checkers judge at a course's homework numbers (see the module's docstring).
 
     Either ``numbers`` (checker name → parameters, as a course's notebook carries them) or ``email``,
     ``salt`` and ``exercises`` (the student's course email, the course's public salt and the chapter's
-    checkers: the numbers are drawn here, and returned to be shown). An email not written yet (or not an
+    checkers: the numbers are drawn here, and returned to be shown; ``avoid`` maps a checker to the
+    combinations its chapter's text rules out, see :func:`variant`). An email not written yet (or not an
     email) registers nothing to judge at: the checks and :func:`question` then say what to do, and so
     does what this returns (it never raises for what a student types). Replaces what an earlier call
     registered for the same checkers.
@@ -119,7 +126,7 @@ def homework(chapter: str, numbers: Mapping[str, Mapping[str, Any]] | None = Non
             said = f"{email!r} is not an email address. " if isinstance(email, str) and email.strip() else ""
             return Homework(chapter, {}, problem=said + NO_EMAIL)
         who = email_key(email)
-        numbers = {name: variant(salt, who, chapter, name) for name in exercises}
+        numbers = {name: variant(salt, who, chapter, name, (avoid or {}).get(name, ())) for name in exercises}
     for name, params in numbers.items():
         spec = EXERCISES.get(name)
         if spec is None or not isinstance(params, Mapping) or set(params) - set(spec.defaults):

@@ -274,3 +274,22 @@ def test_each_student_was_handed_their_own_numbers_and_no_key(run):
         assert KEY not in json.dumps(nb)
     assert len(seen) >= 190          # 200 students, almost all with a set of numbers no one else has
     assert not (course / "students" / "notebooks").exists()      # with a roster, only each student's own
+
+
+def test_no_student_is_asked_at_numbers_whose_answer_the_chapter_shows(run):
+    """The course works out, per exercise, the combinations whose answer chapter 05 shows elsewhere (its text and
+    printed outputs), and draws no student's numbers among them."""
+    import nbformat as nbf
+
+    from dpteach.course.leaks import avoided
+    from dpteach.publish.editions import exercises
+    manifest = run["manifest"]
+    chapter = nbf.read(ROOT / "notebooks" / f"{CHAPTER}.ipynb", as_version=4)
+    for exercise in exercises(chapter, CHAPTER):
+        spec = EXERCISES[exercise.checker]
+        entry = next(e for e in manifest["chapters"][CHAPTER]["exercises"] if e["checker"] == exercise.checker)
+        expected = list(avoided(chapter, exercise, spec))
+        assert entry.get("avoid", []) == expected
+        banned = [spec.variants()[i] for i in expected]
+        for person in manifest["students"].values():
+            assert person["params"][CHAPTER][entry["name"]] not in banned
