@@ -57,268 +57,22 @@ the naming of submissions are :mod:`dpteach.course.manifest`'s.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import sandbox
-from .functions import SandboxedFunction
 from .gradebook import columns, summary, write_results
-from .identity import flags, identify
-from .inside import READY
-from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, lateness, load_manifest, params_for, parts, points, student_id
-from .manifest import possible as chapter_possible
-from .reading import GradingError, allowed_helpers, code_cells, function_source, library_route, out_of_bounds, read_notebook, tampering
+from .identity import identify
+from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, student_id
+from .running import DEFAULT, Options, Run, execute
+from .submission import grade_exercise, grade_submission
 
 __all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execute", "find_submissions", "fingerprint",
            "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "load_manifest", "main", "student_id",
            "summary", "write_results"]
-
-
-@dataclass(frozen=True)
-class Options:
-    """Limits for one submission: the whole notebook run (s), one cell (s), the sandbox's memory (MB), a
-    function's cases (s); whether figures are drawn; the isolation (``"none"`` only for trusted files); the
-    regex naming students in file names (``--pattern``; by default an LMS's bulk-download names are read)."""
-
-    timeout: float = 120.0
-    memory_mb: int = 2048
-    function_timeout: float = 20.0
-    figures: bool = False
-    cell_timeout: float = 60.0
-    isolation: str = "bubblewrap"
-    pattern: str = ""
-
-
-# -- executing the submission ---------------------------------------------------------------------
-
-#: Seconds a notebook's sandbox may take to start (IPython, numpy, dpteach) before its first cell.
-STARTUP_SECONDS = 30.0
-
-
-class _Opaque:
-    """An answer that was neither a number nor a string, known only by its type's name."""
-
-    def __init__(self, type_name: str):
-        self.type_name = type_name
-
-    def __repr__(self) -> str:
-        return f"a {self.type_name}"
-
-
-def _answer_value(entry: Any) -> Any:
-    if not isinstance(entry, dict) or len(entry) != 1:
-        raise GradingError("the notebook's answers could not be read")
-    (kind, value), = entry.items()
-    if kind in ("missing", "blank"):
-        return None
-    if kind == "bool" and isinstance(value, bool):
-        return value
-    if kind == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if kind == "number" and value in ("nan", "inf", "-inf"):
-        return float(value)
-    if kind == "text" and isinstance(value, str):
-        return value
-    if kind == "type" and isinstance(value, str):
-        return _Opaque(value)
-    raise GradingError("the notebook's answers could not be read")
-
-
-@dataclass
-class Run:
-    """What running a notebook gave: its answers by name, each failing cell (number, error), the cell it
-    was stopped at (None if it ran to the end) and why, and the isolation it ran under."""
-
-    answers: dict
-    errors: list
-    stopped_at: int | None
-    stopped: str
-    isolation: str
-
-
-def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
-    """Run the notebook's code cells in a sandbox, one by one, each within ``options.cell_timeout``."""
-    cells = code_cells(notebook)
-    job = {"kind": "notebook", "cells": [source for _, source in cells], "names": list(names),
-           "figures": options.figures}
-    limits = sandbox.Limits(wall_seconds=STARTUP_SECONDS + options.timeout, cpu_seconds=STARTUP_SECONDS + options.timeout,
-                            memory_mb=options.memory_mb)
-    result = sandbox.run(job, limits, options.isolation,
-                         watch=lambda item: STARTUP_SECONDS if item == READY else options.cell_timeout)
-    if result.items[:1] != [READY]:
-        raise GradingError(f"the notebook could not be run: its sandbox did not start ({result.end})")
-    answers, errors, running, done = {}, [], None, False
-    for item in result.items[1:]:
-        if not isinstance(item, dict):
-            continue
-        event, index = item.get("event"), item.get("index")
-        if event == "answers" and isinstance(item.get("values"), dict):
-            answers = item["values"]
-        elif event == "cell" and isinstance(index, int) and 0 <= index < len(cells):
-            running = index
-        elif event == "ran" and index == running:
-            if isinstance(item.get("error"), str):
-                errors.append((cells[index][0], item["error"][:300]))
-            running = None
-        elif event == "done":
-            done = True
-    values = {name: _answer_value(answers.get(name, {"missing": True})) for name in names}
-    if done and result.end == "exited":
-        return Run(values, errors, None, "", result.isolation)
-    number = cells[running][0] if running is not None else None
-    where = f"cell {number}" if number is not None else "the notebook"
-    if result.end == "timeout":
-        limit = options.cell_timeout if number is not None else options.timeout
-        why = f"{where} ran longer than the time limit ({limit:g} s): stopped there"
-    elif result.end == "output":
-        why = f"{where} sent the grader more output than it reads: stopped there"
-    elif result.end.startswith("signal"):
-        why = (f"{where} was killed ({result.end}): it ran out of memory (the limit is {options.memory_mb} MB) "
-               "or killed its own process")
-    else:
-        why = f"{where} ended the notebook's own process"
-    if number is None:
-        raise GradingError(why)
-    return Run(values, errors, number, why + "; the exercises after it score 0", result.isolation)
-
-
-# -- verdicts --------------------------------------------------------------------------------
-
-def _verdict(function, answer, params: dict) -> tuple[bool | None, str]:
-    try:
-        feedback = function(answer, **params)
-    except Exception as error:   # a checker that cannot judge this answer: no point, and say so
-        return False, f"the checker could not judge this answer ({type(error).__name__}: {error})"
-    correct = getattr(feedback, "correct", None)
-    return (correct if isinstance(correct, bool) else None), str(getattr(feedback, "message", feedback))
-
-
-def _originals(names: Sequence[str]) -> dict[str, str]:
-    """The source of each forbidden dpteach function (a student's cell holding a copy of one is no hand work)."""
-    import dpteach
-    found = {}
-    for name in names:
-        try:
-            found[name] = inspect.getsource(getattr(dpteach, name))
-        except (AttributeError, OSError, TypeError):
-            continue
-    return found
-
-
-def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Options, before: int | None = None,
-                   params: dict | None = None) -> dict:
-    """One question's points, part by part, and its messages, at ``params`` (the student's numbers; the
-    exercise's own without); a function answer is read from the cells numbered below ``before``."""
-    function = checker(exercise["checker"])
-    params = dict(exercise.get("params", {}) if params is None else params)
-    scored = parts(exercise)
-    possible = points(exercise)
-    result = {"exercise": exercise["name"], "answer": exercise["answer"], "kind": exercise["kind"],
-              "possible": possible, "points": 0, "parts": [dict(part, earned=0) for part in scored]}
-
-    def earn(*given: bool) -> None:
-        for part, got in zip(result["parts"], given):
-            part["earned"] = part["points"] if got else 0
-        total = sum(part["earned"] for part in result["parts"])
-        result["points"] = int(total) if float(total).is_integer() else total
-
-    if exercise["kind"] != "function":
-        correct, message = _verdict(function, answers.get(exercise["answer"]), params)
-        result.update(correct=correct, message=message)
-        earn(bool(correct))
-        return result
-    try:
-        source = function_source(notebook, exercise["answer"], before)
-        bounds = out_of_bounds(source) if source is not None else None
-    except (GradingError, SyntaxError) as error:
-        result.update(correct=False, message=str(error), strict="")
-        return result
-    if source is None:
-        correct, message = _verdict(function, None, params)
-        result.update(correct=correct, message=message, strict="")
-        return result
-    if bounds is not None:
-        result.update(correct=False, strict="", message=(
-            f"not run: {bounds}, which reaches the interpreter's insides. A mechanism needs only numpy and math; "
-            "the grader does not run a function whose cell inspects or changes the Python running it."))
-        return result
-    forbidden = forbidden_names(exercise["checker"])
-    sandboxed = SandboxedFunction(source, exercise["answer"], time_limit=options.function_timeout,
-                                  memory_mb=min(options.memory_mb, 2048), forbidden=forbidden,
-                                  isolation=options.isolation, allow_library=True)
-    correct, message = _verdict(function, sandboxed, params)
-    forbidden = forbidden_names(exercise["checker"], sandboxed)
-    from dpteach.exercises import EXERCISES
-    spec = EXERCISES.get(exercise["checker"])
-    route = library_route(source, forbidden, _originals(forbidden), allowed_helpers(spec.render() if spec else ""))
-    strict = (f"{route}: this exercise asks you to write it yourself, with numpy and math only (no dpteach, no "
-              "other library's sampler).") if route else "written by hand: numpy and math only."
-    result.update(correct=correct, message=message, strict=strict)
-    earn(bool(correct), bool(correct) and not route)
-    return result
-
-
-def grade_submission(path: str | Path, manifest: dict, options: Options = Options(), student: str | None = None) -> dict:
-    """Grade one notebook; never raises for anything the submission does.
-
-    The student is ``student`` when the caller knows it (Gradescope's metadata), else read from the file's
-    name (:func:`dpteach.course.identity.identify`): with a roster, a file that matches no student on it is
-    not run, and its record has status ``unmatched`` and says what the file's name gave.
-    """
-    path = Path(path)
-    started = time.monotonic()
-    sid, on_roster = (student, True) if student is not None else identify(path, manifest, options.pattern)
-    late = lateness(path, options.pattern)
-    record = {"id": sid, "file": str(path), "chapter": "", "status": "ok", "reason": "", "questions": [], "total": 0,
-              "possible": 0, "isolation": options.isolation, "cells": [], "flags": [], "late": bool(late)}
-    try:
-        notebook = read_notebook(path)
-        record["chapter"] = chapter = chapter_of(notebook, path, manifest)
-        record["possible"] = chapter_possible(manifest, chapter)
-        if not on_roster:
-            made_for = notebook.get("metadata", {}).get("dpteach", {})
-            made_for = made_for.get("student") if isinstance(made_for, dict) else None
-            record.update(status="unmatched", isolation="", reason=(
-                f"not graded: {sid!r} (from the file's name) is on no row of the roster; rename the file after its "
-                f"student's id and grade it again" + (f" (the notebook says it was made for {made_for!r})"
-                                                      if isinstance(made_for, str) and made_for else "")),
-                          seconds=round(time.monotonic() - started, 2))
-            return record
-        exercises = manifest["chapters"][chapter].get("exercises", [])
-        record["flags"] = flags(notebook, sid, manifest, chapter)
-        notes = tampering(notebook)
-        run = execute(notebook, [e["answer"] for e in exercises if e["kind"] != "function"], options)
-        record["cells"] = [{"cell": number, "error": error} for number, error in run.errors]
-        record["questions"] = [grade_exercise(exercise, run.answers, notebook, options, run.stopped_at,
-                                              params_for(manifest, sid, chapter, exercise)) for exercise in exercises]
-        total = sum(q["points"] for q in record["questions"])
-        record["total"] = int(total) if float(total).is_integer() else total
-        reasons = [run.stopped] if run.stopped else []
-        if notes:
-            reasons.append("tampering with the grader seen (no effect on the verdicts): " + "; ".join(notes))
-        record["reason"] = "; ".join(([late] if late else []) + reasons)
-    except GradingError as error:
-        record.update(status="error", reason=str(error), total=0)
-        if not record["chapter"]:     # unreadable: its chapter from the file name, so its points still count as possible
-            try:
-                record["chapter"] = chapter_of({}, path, manifest)
-                record["possible"] = chapter_possible(manifest, record["chapter"])
-            except GradingError:
-                pass
-    except sandbox.SandboxUnavailable:
-        raise
-    except Exception as error:   # the grader's own failure on this file: still a row, never the batch's end
-        record.update(status="error", reason=f"the grader failed on this file: {type(error).__name__}: {error}", total=0)
-    if not on_roster and record["status"] == "error":     # an unreadable file of no one on the roster: listed, no row
-        record.update(status="unmatched", reason=f"{sid!r} is on no row of the roster; and {record['reason']}")
-    record["seconds"] = round(time.monotonic() - started, 2)
-    return record
 
 
 # -- a class -----------------------------------------------------------------------------------
@@ -362,7 +116,7 @@ def _task(path: str, manifest: dict, options: Options, baseline: str | None = No
     return record
 
 
-def grade_all(paths: Sequence[Path], manifest: dict, options: Options = Options(), jobs: int | None = None,
+def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT, jobs: int | None = None,
               progress=None, watch_package: bool = True) -> list[dict]:
     """Grade every notebook in ``paths`` with ``jobs`` worker processes; one record each, in ``paths``' order.
 

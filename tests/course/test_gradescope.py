@@ -338,7 +338,8 @@ def test_public_variants_grade_each_submitter_at_the_numbers_their_email_draws(c
                         answer = RIGHT_FUNCTION
                     else:
                         spec = EXERCISES[exercise["checker"]]
-                        value = spec.expected(**variant(salt, email, CHAPTER, exercise["checker"]))
+                        value = spec.expected(**variant(salt, email, CHAPTER, exercise["checker"],
+                                                        exercise.get("avoid", ())))
                         answer = f"{exercise['answer']} = {value!r}"
                     cell.source = answer + "\n" + cell.source.rstrip().splitlines()[-1]
         return nb
@@ -352,7 +353,7 @@ def test_public_variants_grade_each_submitter_at_the_numbers_their_email_draws(c
     assert mine["score"] == 5 and mine["output"] == ""
     assert "its numbers were drawn for another email (dee@uni.edu)" in theirs["output"]
     expected = 2 + sum(int(bool(EXERCISES[e["checker"]].checker(
-        EXERCISES[e["checker"]].expected(**variant(salt, "dee@uni.edu", CHAPTER, e["checker"])),
-        **variant(salt, "eve@uni.edu", CHAPTER, e["checker"])).correct))
+        EXERCISES[e["checker"]].expected(**variant(salt, "dee@uni.edu", CHAPTER, e["checker"], e.get("avoid", ()))),
+        **variant(salt, "eve@uni.edu", CHAPTER, e["checker"], e.get("avoid", ()))).correct))
         for e in manifest["chapters"][CHAPTER]["exercises"] if e["kind"] != "function")
     assert theirs["score"] == expected

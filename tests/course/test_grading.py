@@ -19,6 +19,7 @@ import dpteach.exercises as ex
 from dpteach.course import grading, reading
 from dpteach.course.functions import SandboxedFunction
 from dpteach.course.plain import decode, encode
+from dpteach.course.reading import GradingError
 from dpteach.exercises.mechanism import run_mechanism
 
 TAMPER_CHECKERS = """\
@@ -342,7 +343,7 @@ def test_student_ids_and_chapters_follow_the_stated_rule(tmp_path):
     assert grading.chapter_of(untagged, tmp_path / "ada.ipynb", MANIFEST) == CHAPTER   # the only chapter
     two = {"chapters": {CHAPTER: {"notebook": f"{CHAPTER}.ipynb"}, "03_laplace_mechanism": {"notebook": "x.ipynb"}}}
     assert grading.chapter_of(untagged, tmp_path / "bob" / "03_laplace_mechanism.ipynb", two) == "03_laplace_mechanism"
-    with pytest.raises(grading.GradingError, match="which chapter"):
+    with pytest.raises(GradingError, match="which chapter"):
         grading.chapter_of(untagged, tmp_path / "ada.ipynb", two)
 
 
