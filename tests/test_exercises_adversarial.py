@@ -377,7 +377,7 @@ def test_sandboxed_outcomes_are_judged_as_in_process_ones(spec):
 
 
 def test_runner_returns_plain_data_and_cases_pickle():
-    from dpteach.exercises.mechanism import _mechanism_cases, run_mechanism
+    from dpteach.exercises.mechanism.function import _mechanism_cases, run_mechanism
     case = _mechanism_cases()[5]
     out = run_mechanism(REFERENCES["check_my_laplace_mechanism"], *case.args)
     assert set(out) == {"values", "reproducible"} and out["values"].shape == (4_000, 3)

@@ -172,7 +172,7 @@ def test_graded_cases_are_drawn_afresh_and_a_right_function_passes_them():
     pass except with probability under 3·10⁻⁵), and two draws share neither answers nor seeds."""
     import random
 
-    from dpteach.exercises.mechanism import LONG_CALLS, LONG_COUNTS, _diagnose, _mechanism_cases, run_mechanism
+    from dpteach.exercises.mechanism.function import LONG_CALLS, LONG_COUNTS, _diagnose, _mechanism_cases, run_mechanism
     fresh = random.SystemRandom()
     first, second = _mechanism_cases(fresh), _mechanism_cases(fresh)
     assert len(first) == 7 and first[-1].kwargs == {"calls": LONG_CALLS} and first[-1].args[0].shape == (LONG_COUNTS,)
@@ -237,7 +237,7 @@ def test_the_tests_have_the_stated_false_rejection_rate():
     """Every test of the checker (centre, scale, bound, tails, CDF gap, independence), run on 300 fresh
     seeds with correct noise, for a scalar and a 5-coordinate case: none fails (the whole check fails a
     right answer with probability under 1e-6, so all 600 pass except with probability under 1e-3)."""
-    from dpteach.exercises.mechanism import ALPHA, BAND, DRAWS, _diagnose
+    from dpteach.exercises.mechanism.function import ALPHA, BAND, DRAWS, _diagnose
     rng = np.random.default_rng(99)
     for true, scale in ((np.array(42.0), 2.0), (np.array([9.0, 6.0, 3.0, 0.5, 1.0]), 0.25)):
         expected = {"true": true, "scale": scale, "sensitivity": scale, "epsilon": 1.0}
