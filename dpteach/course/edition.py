@@ -79,27 +79,31 @@ def homework_line(stem: str, numbers: dict[str, dict]) -> str:
     return "\n".join([f"dp.exercises.homework({stem!r}, {{   {KEEP}", *entries, "})"])
 
 
-def read_homework_line(notebook: dict) -> dict | None:
-    """The numbers a submitted notebook's homework line registers (checker → parameters, as plain data);
-    None when no code cell has the line, or it is not plain literals."""
+def _homework_call(notebook: dict) -> ast.Call | None:
+    """The ``dp.exercises.homework(...)`` call of the first code cell that has one (None: none, or not Python)."""
     for cell in notebook.get("cells", []):
-        if cell.get("cell_type") != "code":
-            continue
-        text = editions.source(cell)
+        text = editions.source(cell) if cell.get("cell_type") == "code" else ""
         if "dp.exercises.homework(" not in text:
             continue
         try:
             tree = ast.parse(text)
         except SyntaxError:
             return None
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "dp.exercises.homework"
-                    and len(node.args) == 2 and not node.keywords):
-                try:
-                    return plain(ast.literal_eval(node.args[1]))
-                except (ValueError, TypeError, SyntaxError):
-                    return None
+        return next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     and ast.unparse(node.func) == "dp.exercises.homework"), None)
     return None
+
+
+def read_homework_line(notebook: dict) -> dict | None:
+    """The numbers a submitted notebook's homework line registers (checker → parameters, as plain data);
+    None when no code cell has the line, or it is not plain literals."""
+    call = _homework_call(notebook)
+    if call is None or len(call.args) != 2 or call.keywords:
+        return None
+    try:
+        return plain(ast.literal_eval(call.args[1]))
+    except (ValueError, TypeError, SyntaxError):
+        return None
 
 
 def describe_params(params: dict) -> str:
@@ -162,19 +166,10 @@ def public_line(stem: str, salt: str, checkers: list[str], avoid: dict[str, list
 
 def read_homework_email(notebook: dict) -> str | None:
     """The email a shared notebook's homework line was given (as written), or None when there is no such line."""
-    for cell in notebook.get("cells", []):
-        text = editions.source(cell) if cell.get("cell_type") == "code" else ""
-        if "dp.exercises.homework(" not in text:
-            continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            return None
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and ast.unparse(node.func) == "dp.exercises.homework":
-                for keyword in node.keywords:
-                    if keyword.arg == "email" and isinstance(keyword.value, ast.Constant):
-                        return str(keyword.value.value)
+    call = _homework_call(notebook)
+    for keyword in call.keywords if call is not None else []:
+        if keyword.arg == "email" and isinstance(keyword.value, ast.Constant):
+            return str(keyword.value.value)
     return None
 
 

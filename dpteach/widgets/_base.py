@@ -243,7 +243,7 @@ class Interactive:
         self._finished = time.perf_counter()
         return self.result
 
-    def _on_change(self, _change) -> None:
+    def _on_change(self, change) -> None:
         # A value from the browser is set under traitlets' hold_trait_notifications, where a log
         # slider's rounding (RoundLogSlider's validator) runs only as the hold ends: a value that rounds
         # to the one shown (2.0000000000000004 while 2.0 is drawn) is notified as a change although the
@@ -255,7 +255,10 @@ class Interactive:
             self.skipped += 1
             return
         loop = _kernel_loop()
-        if loop is None or time.perf_counter() - self._finished > COALESCE_SECONDS:
+        # (a value set by code, in a cell, is drawn at once: only what the browser sends is coalesced. ipywidgets
+        # holds a value in the widget's _property_lock while it applies a state the front end sent)
+        from_browser = change["name"] in getattr(change["owner"], "_property_lock", {})
+        if loop is None or not from_browser or time.perf_counter() - self._finished > COALESCE_SECONDS:
             self.redraw()
             return
         # Changes are arriving faster than the figure draws (a client that does not wait for each image, or

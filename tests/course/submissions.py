@@ -60,3 +60,34 @@ def submission(folder, name, answers=None, extra=(), metadata=True, calls=True):
     path = folder / f"{name}.ipynb"
     nbformat.write(notebook, path)
     return path
+
+
+# -- a roster's course: each student's own notebook, filled in ---------------------------------------------------
+
+ROSTER_WRONG_FUNCTION = ("def my_accuracy_bound(k, beta, sensitivity, epsilon):\n"
+                         "    return math.log10(k / beta) * sensitivity / epsilon\n")
+
+
+def roster_answers(manifest, sid, how="right", chapter=CHAPTER):
+    """Source for each answer cell of ``sid``'s notebook: right at their own numbers, or (``how="wrong"``) each
+    exercise's first named mistake at them and a wrong function (log10 for ln)."""
+    from dpteach.exercises import EXERCISES
+    sources = {}
+    for exercise in manifest["chapters"][chapter]["exercises"]:
+        if exercise["kind"] == "function":
+            sources[exercise["answer"]] = RIGHT_FUNCTION if how == "right" else ROSTER_WRONG_FUNCTION
+            continue
+        spec = EXERCISES[exercise["checker"]]
+        params = manifest["students"][sid]["params"][chapter][exercise["name"]]
+        value = spec.expected(**params) if how == "right" else spec.mistakes(**params)[0].value
+        sources[exercise["answer"]] = f"{exercise['answer']} = {value!r}"
+    return sources
+
+
+def fill_cells(notebook, answers):
+    """Put each answer's source in its answer cell, keeping the cell's checker call (its last line)."""
+    for cell in notebook.cells:
+        for name, code in answers.items():
+            if cell.cell_type == "code" and "# your answer here" in cell.source and f"{name} = ..." in cell.source:
+                cell.source = code.rstrip("\n") + "\n" + cell.source.rstrip().splitlines()[-1]
+    return notebook

@@ -18,6 +18,7 @@ import shutil
 import nbformat
 import pytest
 from helpers import ROOT
+from submissions import fill_cells, roster_answers
 
 from dpteach.course import assign, edition, grading
 from dpteach.course.roster import read_roster
@@ -27,10 +28,8 @@ from dpteach.publish.paths import Project
 CHAPTER = "05_accuracy_census_names"
 KEY = "course-run-test-key"
 OPTIONS = grading.Options(timeout=30, memory_mb=1024, function_timeout=5, cell_timeout=10)
-RIGHT_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return np.log(k / beta) * sensitivity / epsilon\n"
 LIBRARY_FUNCTION = ("def my_accuracy_bound(k, beta, sensitivity, epsilon):\n"
                     "    return dp.laplace_accuracy_bound(k, beta, sensitivity, epsilon)\n")
-WRONG_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return math.log10(k / beta) * sensitivity / epsilon\n"
 
 
 def _roster(path):
@@ -41,31 +40,12 @@ def _roster(path):
     return path
 
 
-def _answers(manifest, sid, how="right"):
-    """Source for each answer cell: right at the student's numbers, or each exercise's first named mistake."""
-    sources = {}
-    for exercise in manifest["chapters"][CHAPTER]["exercises"]:
-        if exercise["kind"] == "function":
-            sources[exercise["answer"]] = {"right": RIGHT_FUNCTION, "wrong": WRONG_FUNCTION}[how]
-            continue
-        spec = EXERCISES[exercise["checker"]]
-        params = manifest["students"][sid]["params"][CHAPTER][exercise["name"]]
-        value = spec.expected(**params) if how == "right" else spec.mistakes(**params)[0].value
-        sources[exercise["answer"]] = f"{exercise['answer']} = {value!r}"
-    return sources
-
-
 def _fill(source_nb, target, answers, drop_homework_line=False):
     nb = nbformat.read(source_nb, as_version=4)
     for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        if drop_homework_line and "dp.exercises.homework(" in cell.source:
+        if cell.cell_type == "code" and drop_homework_line and "dp.exercises.homework(" in cell.source:
             cell.source = cell.source[:cell.source.index("dp.exercises.homework(")].rstrip()
-        for name, code in answers.items():
-            if "# your answer here" in cell.source and (f"{name} = ..." in cell.source):
-                call = cell.source.rstrip().splitlines()[-1]
-                cell.source = code.rstrip("\n") + "\n" + call
+    fill_cells(nb, answers)
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, target)
     return target
@@ -84,25 +64,25 @@ def run(tmp_path_factory):
     subs = top / "submissions"
     names = {sid: manifest["students"][sid]["name"] for sid in manifest["students"]}
     kinds = {
-        "5000": ("right", _fill(own["5000"], subs / "5000.ipynb", _answers(manifest, "5000"))),
-        "5001": ("wrong", _fill(own["5001"], subs / "5001.ipynb", _answers(manifest, "5001", "wrong"))),
+        "5000": ("right", _fill(own["5000"], subs / "5000.ipynb", roster_answers(manifest, "5000"))),
+        "5001": ("wrong", _fill(own["5001"], subs / "5001.ipynb", roster_answers(manifest, "5001", "wrong"))),
         "5002": ("partial", _fill(own["5002"], subs / "5002.ipynb", {
-            **_answers(manifest, "5002"), **{k: v for k, v in _answers(manifest, "5002", "wrong").items()
+            **roster_answers(manifest, "5002"), **{k: v for k, v in roster_answers(manifest, "5002", "wrong").items()
                                              if k == "answer_beta_for_bound"},
             "my_accuracy_bound": LIBRARY_FUNCTION})),
         "5003": ("late", _fill(own["5003"], subs / f"student003test_LATE_5003_88123_{CHAPTER}.ipynb",
-                               _answers(manifest, "5003"))),
+                               roster_answers(manifest, "5003"))),
         "5004": ("moodle", _fill(own["5004"], subs / f"{names['5004'].split(', ')[1]} {names['5004'].split(', ')[0]}"
-                                 "_771234_assignsubmission_file_" / f"{CHAPTER}.ipynb", _answers(manifest, "5004"))),
+                                 "_771234_assignsubmission_file_" / f"{CHAPTER}.ipynb", roster_answers(manifest, "5004"))),
         "5006": ("last year", _fill(last_year / "students" / "by-student" / "5006" / f"{CHAPTER}.ipynb",
-                                    subs / "5006.ipynb", {**_answers(last_manifest, "5006")})),
-        "5007": ("copied", _fill(own["5000"], subs / "5007.ipynb", _answers(manifest, "5000"))),
-        "5008": ("no homework lines", _fill(own["5008"], subs / "5008.ipynb", _answers(manifest, "5008"),
+                                    subs / "5006.ipynb", {**roster_answers(last_manifest, "5006")})),
+        "5007": ("copied", _fill(own["5000"], subs / "5007.ipynb", roster_answers(manifest, "5000"))),
+        "5008": ("no homework lines", _fill(own["5008"], subs / "5008.ipynb", roster_answers(manifest, "5008"),
                                             drop_homework_line=True)),
-        "5009": ("twice", _fill(own["5009"], subs / "5009" / f"{CHAPTER}.ipynb", _answers(manifest, "5009"))),
+        "5009": ("twice", _fill(own["5009"], subs / "5009" / f"{CHAPTER}.ipynb", roster_answers(manifest, "5009"))),
     }
-    _fill(own["5009"], subs / "5009.ipynb", _answers(manifest, "5009", "wrong"))
-    misnamed = _fill(own["5005"], subs / "homework5_final.ipynb", _answers(manifest, "5005"))
+    _fill(own["5009"], subs / "5009.ipynb", roster_answers(manifest, "5009", "wrong"))
+    misnamed = _fill(own["5005"], subs / "homework5_final.ipynb", roster_answers(manifest, "5005"))
     records = grading.grade_all(grading.find_submissions([subs]), manifest, OPTIONS, jobs=2)
     (course / "instructor" / "overrides.csv").write_text(
         "id,chapter,exercise,points,reason\n5001,05,2,1,regraded: the question was ambiguous\n", encoding="utf-8")

@@ -22,6 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from helpers import ROOT
+from submissions import RIGHT_FUNCTION, fill_cells, roster_answers
 
 from dpteach.course import assign, sandbox
 from dpteach.course.roster import Student
@@ -33,8 +34,6 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("bwrap"),
 
 CHAPTER = "05_accuracy_census_names"
 MARKER = "dpteach-gradescope-attack"
-RIGHT_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return np.log(k / beta) * sensitivity / epsilon\n"
-WRONG_FUNCTION = "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n    return math.log10(k / beta) / epsilon\n"
 CALLS_DPTEACH = ("def my_accuracy_bound(k, beta, sensitivity, epsilon):\n"
                  "    return dp.laplace_accuracy_bound(k, beta, sensitivity, epsilon)\n")
 
@@ -69,25 +68,9 @@ def course(tmp_path_factory):
             "zip": out / "instructor" / "gradescope" / f"{CHAPTER}.zip"}
 
 
-def _answers(manifest, sid, how="right"):
-    found = {}
-    for exercise in manifest["chapters"][CHAPTER]["exercises"]:
-        if exercise["kind"] == "function":
-            found[exercise["answer"]] = RIGHT_FUNCTION if how == "right" else WRONG_FUNCTION
-            continue
-        spec = EXERCISES[exercise["checker"]]
-        params = manifest["students"][sid]["params"][CHAPTER][exercise["name"]]
-        value = spec.expected(**params) if how == "right" else spec.mistakes(**params)[0].value
-        found[exercise["answer"]] = f"{exercise['answer']} = {value!r}"
-    return found
-
-
 def _notebook(course, sid, answers, extra=(), chapter=CHAPTER):
-    nb = nbformat.read(course["out"] / "students" / "by-student" / sid / f"{chapter}.ipynb", as_version=4)
-    for cell in nb.cells:
-        for name, code in answers.items():
-            if cell.cell_type == "code" and f"{name} = ..." in cell.source:
-                cell.source = code.rstrip("\n") + "\n" + cell.source.rstrip().splitlines()[-1]
+    nb = fill_cells(nbformat.read(course["out"] / "students" / "by-student" / sid / f"{chapter}.ipynb", as_version=4),
+                    answers)
     nb.cells += [nbformat.v4.new_code_cell(source) for source in extra]
     return nb
 
@@ -177,11 +160,11 @@ def _attacks(tree_root: str) -> dict[str, str]:
 def graded(course, tmp_path_factory):
     """Every fixture run once with the isolation Gradescope's container allows here (bubblewrap)."""
     manifest, tmp = course["manifest"], tmp_path_factory.mktemp("trees")
-    right = _answers(manifest, "ada")
+    right = roster_answers(manifest, "ada")
     attacks = _attacks("/autograder")
     fixtures = {
         "right": ({f"{CHAPTER}.ipynb": _notebook(course, "ada", right)}, ["ada@uni.edu"]),
-        "wrong": ({f"{CHAPTER}.ipynb": _notebook(course, "ada", _answers(manifest, "ada", "wrong"))}, ["ada@uni.edu"]),
+        "wrong": ({f"{CHAPTER}.ipynb": _notebook(course, "ada", roster_answers(manifest, "ada", "wrong"))}, ["ada@uni.edu"]),
         "partial": ({"hw5.ipynb": _notebook(course, "ada", {**right, "my_accuracy_bound": CALLS_DPTEACH,
                                                             "answer_dominance_threshold": "answer_dominance_threshold = 1.0"})},
                     ["ada@uni.edu"]),
@@ -280,7 +263,7 @@ def _attacks_failed(results, manifest, trees):
 def graded_as_a_user(course, tmp_path_factory):
     """The attacks and one honest submission, with the no-bubblewrap mode forced: a fresh unprivileged uid."""
     tmp = tmp_path_factory.mktemp("trees-user")
-    right = _answers(course["manifest"], "ada")
+    right = roster_answers(course["manifest"], "ada")
     fixtures = {"right": []} | {name: [cell] for name, cell in _attacks("/autograder").items()}
     trees = {name: _tree(course, tmp, name, {f"{CHAPTER}.ipynb": _notebook(course, "ada", right, extra)},
                          ["ada@uni.edu"]) for name, extra in fixtures.items()}

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
-from test_gradescope import CHAPTER, _answers, _notebook, _tree, _valid, run_autograder
+from submissions import roster_answers as _answers
+from test_gradescope import CHAPTER, _notebook, _tree, _valid, run_autograder
 
 from dpteach.course import assign, grading
 from dpteach.course.roster import Student
