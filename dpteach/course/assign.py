@@ -92,7 +92,7 @@ def installable(project: Project, out: Path) -> Path:
     wheels = out / "wheels"
     shutil.rmtree(wheels, ignore_errors=True)
     wheels.mkdir(parents=True)
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                            "--disable-pip-version-check", "-w", str(wheels), str(project.root)],
                           capture_output=True, text=True, cwd=project.root)
     built = sorted(wheels.glob("dpteach-*.whl"))
