@@ -129,6 +129,16 @@ from .gaussian import (
     gaussian_sigma_curve,
     laplace_gaussian_crossover,
 )
+from .gdp import (
+    GaussianCompositionTotals,
+    gaussian_composition,
+    gaussian_gdp_mu,
+    gdp_best_success,
+    gdp_compose,
+    gdp_delta,
+    gdp_epsilon,
+    gdp_tradeoff,
+)
 from .generalized_gaussian import *  # noqa: F403  (the family's __all__, added to ours below)
 from .hypothesis import (
     EmpiricalTradeoff,
@@ -324,6 +334,14 @@ __all__ = [
     "laplace_composition",
     "releases_within",
     "zcdp_to_dp",
+    "GaussianCompositionTotals",
+    "gaussian_composition",
+    "gaussian_gdp_mu",
+    "gdp_best_success",
+    "gdp_compose",
+    "gdp_delta",
+    "gdp_epsilon",
+    "gdp_tradeoff",
     "EmpiricalTradeoff",
     "TradeoffSampler",
     "best_success",
