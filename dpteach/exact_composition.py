@@ -63,17 +63,38 @@ class CompositionTotals:
                 f"exact {self.exact:.3g} (Laplace; the last three at δ = {self.delta:g})")
 
 
-def exact_laplace_epsilon(k: int, epsilon: float, delta: float, resolution: float = 64) -> float:
-    """The exact total ε(δ) of k releases of Lap(1/ε) on a count, from the privacy loss distribution.
+#: The largest total this accountant computes: beyond it e^(−ε) nears the smallest double and ε(δ) is lost.
+EXACT_EPSILON_MAX = 600.0
 
+
+def exact_laplace_epsilon(k: int, epsilon: float, delta: float, resolution: float = 64) -> float:
+    """The total ε(δ) of k releases of Lap(1/ε) on a count, from the privacy loss distribution: an upper bound.
+
+    "Exact" means the accounting of these particular releases, not a number free of error:
     ``resolution`` is passed to :func:`dpteach.privacy_loss_distribution` (grid points per
-    standard deviation of one release's loss; the discretisation is pessimistic, so the
-    result is an upper bound, within about 1e-4 of the truth at 64).
+    standard deviation of one release's loss), whose discretisation is pessimistic, so the
+    result is an upper bound on the true ε(δ). How far above, at the default 64, was
+    measured against the exact ε(δ) (a sum over the releases' atoms and Irwin–Hall
+    parts in 40-digit mpmath, k ≤ 100) and against Google's dp-accounting at a 10⁻⁴ grid
+    (k = 1 to 1,000, ε = 0.01 to 2, δ = 10⁻³, 10⁻⁶, 10⁻⁹): at most 1.2·10⁻⁵ of the total,
+    relative. Absolutely that grows with the total: 4·10⁻⁶ at 100 releases of ε = 0.1,
+    5.8·10⁻⁴ at 100 releases of ε = 1 (of 71.546) and 4.7·10⁻³ at 1,000 releases of ε = 1
+    (of 486.30), all at δ = 10⁻⁶. tests/test_exact_composition_precision.py holds both sides.
+
+    Totals above :data:`EXACT_EPSILON_MAX` (600) are refused: the accountant's e^(−ε)
+    nears the smallest double from about 700 on. Basic composition's kε bounds them.
     """
     kk = _validate.integer("k", k, low=1, high=100_000, why=_WHY_K)
     eps = _validate.epsilon(epsilon)
     d = _validate.real("delta", delta, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA)
-    return float(privacy_loss_distribution(laplace_noise(1.0 / eps), kk, resolution=resolution).epsilon(d))
+    pld = privacy_loss_distribution(laplace_noise(1.0 / eps), kk, resolution=resolution)
+    with np.errstate(over="ignore", invalid="ignore"):     # only past EXACT_EPSILON_MAX, refused below
+        total = float(pld.epsilon(d))
+    if not total <= EXACT_EPSILON_MAX:
+        raise ValueError(f"k = {kk} releases at epsilon = {eps:g} (delta = {d:g}) total more than ε = "
+                         f"{EXACT_EPSILON_MAX:g}, beyond what the privacy loss distribution computes (e^(−ε) "
+                         f"underflows); k·epsilon = {kk * eps:g} bounds the total (basic composition)")
+    return total
 
 
 def laplace_composition(k: int, epsilon: float, delta: float = 1e-6) -> CompositionTotals:
