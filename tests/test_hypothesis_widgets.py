@@ -85,3 +85,59 @@ def test_composition_figure_draws_the_optimal_theorem():
     out = fig.update(100)
     assert out["optimal"] == pytest.approx(4.7746, abs=1e-4)
     assert "optimal 4.77" in fig.ax.title.get_text()
+
+
+@pytest.mark.parametrize("epsilon, k", [(0.1, 1), (1.0, 1), (3.0, 1), (0.5, 3)])
+def test_the_gaussian_curve_is_g_mu_of_the_same_variance(figure, epsilon, k):
+    """Gaussian noise with the variance of Lap(1/ε) (σ = √2/ε) on a count that moves by k: G_μ, μ = kε/√2."""
+    out = figure.update(epsilon, k, 0.0)
+    mu = k * epsilon / np.sqrt(2)
+    assert out["gaussian_mu"] == pytest.approx(mu)
+    assert np.allclose(figure.gauss.get_ydata(), dp.gdp_tradeoff(figure.alpha, mu))
+    assert out["gaussian_success"] == pytest.approx(dp.gdp_best_success(mu))
+    assert out["gaussian_delta"] == pytest.approx(dp.gdp_delta(epsilon, mu))
+
+
+def test_the_gaussian_enters_the_pure_region_and_fits_once_delta_is_its_delta(figure):
+    """At δ = 0 the Gaussian curve dips below the ε-DP limit (it is ε-DP for no ε); at every δ of the slider at
+    least its δ(ε), it stays on or above the (ε, δ) region's edge, and below that δ it does not."""
+    for epsilon in figure.epsilons:
+        need = figure.update(epsilon, 1, 0.0)["gaussian_delta"]
+        assert np.any(figure.gauss.get_ydata() < _region_edge(figure) - 1e-6)
+        for delta in figure.deltas:
+            figure.update(epsilon, 1, delta)
+            fits = bool(np.all(figure.gauss.get_ydata() >= _region_edge(figure) - 1e-12))
+            assert fits == (delta >= need), (epsilon, delta, need)
+
+
+@pytest.fixture(scope="module")
+def composition():
+    return dp.plots.GaussianCompositionFigure()
+
+
+@pytest.mark.parametrize("k", [1, 10, 100, 1000])
+def test_the_gdp_composition_figure_draws_mu_root_k_and_the_totals(composition, k):
+    out = composition.update(k)
+    sigma = np.sqrt(2) / 0.1
+    totals = dp.gaussian_composition(k, sigma, 1e-6)
+    assert out["mu_total"] == pytest.approx(np.sqrt(k) / sigma)
+    for name in ("basic", "advanced", "optimal", "pairs", "zcdp", "exact"):
+        assert out[name] == pytest.approx(getattr(totals, name)), name
+    curve = np.asarray(composition.curve.get_ydata())
+    assert np.allclose(curve, dp.gdp_tradeoff(composition.alpha, out["mu_total"]))
+    verts = composition.region.get_paths()[0].vertices
+    assert np.allclose(verts[: composition.alpha.size, 1], curve)
+    exact_edge = np.asarray(composition.edge_exact.get_ydata())
+    pairs_edge = np.asarray(composition.edge_pairs.get_ydata())
+    assert np.allclose(exact_edge, dp.dp_tradeoff_limit(composition.alpha, out["exact"], 1e-6))
+    # every (ε, δ) the releases have is a region the curve stays out of: the edges lie on or below it, the GDP
+    # one touching it (within the grid's spacing), chapter 06's best one inside that
+    assert np.allclose(pairs_edge, dp.dp_tradeoff_limit(composition.alpha, out["pairs"], 1e-6))
+    assert np.all(exact_edge <= curve + 1e-12) and np.all(pairs_edge <= exact_edge + 1e-12)
+    assert np.min(curve - exact_edge) < 5e-3
+    assert list(composition.dots.get_ydata()) == pytest.approx([out["pairs"], out["zcdp"], out["exact"]])
+
+
+def test_the_gdp_composition_figure_refuses_a_k_off_the_slider(composition):
+    with pytest.raises(ValueError, match="k must be one of"):
+        composition.update(3)

@@ -53,7 +53,7 @@ from .gaussian import (
     check_generalized_gaussian_variance,
     check_laplace_delta,
 )
-from .hypothesis import check_attribute_success, check_laplace_best_beta
+from .hypothesis import check_attribute_success, check_gdp_composed_beta, check_laplace_best_beta
 from .laplace import (
     check_epsilon_for_std,
     check_my_laplace_cdf,
@@ -135,6 +135,7 @@ __all__ = [
     "check_my_l1_sensitivity",
     "check_exact_releases",
     "check_attribute_success",
+    "check_gdp_composed_beta",
     "check_laplace_best_beta",
     "check_reconstruction_noise",
     "check_unnoised_threshold_ratio",

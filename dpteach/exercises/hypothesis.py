@@ -1,13 +1,14 @@
-"""Checkers for chapter 11: privacy as hypothesis testing, membership against attribute, group privacy."""
+"""Checkers for chapter 11: privacy as hypothesis testing, membership against attribute, group privacy, Gaussian DP."""
 
 from __future__ import annotations
 
 import math
 
+from ..gdp import gaussian_gdp_mu, gdp_compose, gdp_tradeoff
 from ..hypothesis import best_success, dp_tradeoff_limit, group_best_success, laplace_tradeoff
 from ._base import Feedback, Mistake, compare, exercise, tolerance
 
-__all__ = ["check_attribute_success", "check_laplace_best_beta"]
+__all__ = ["check_attribute_success", "check_gdp_composed_beta", "check_laplace_best_beta"]
 
 
 def _percentages(expected: float, mistakes: list[Mistake], figures: int = 3) -> list[Mistake]:
@@ -113,4 +114,56 @@ def check_attribute_success(answer, epsilon: float = 0.8) -> Feedback:
                    "Call q the chance that the guess is b on the database without Alice. One add/remove step "
                    "links it to each world with Alice: bound Pr[right | a] and Pr[right | b] through q, each by the "
                    "ε-DP constraint on a set and on its complement, and average.",
+                   figures=3, mistakes=_percentages(expected, mistakes))
+
+
+#: k, σ and α of the homework (the chapter's k = 40, σ = 8, α = 0.05 left out): 90 combinations, 89 answers that
+#: differ at 3 figures, none the worked answer to 2 figures.
+_GDP_KS = (10, 20, 30, 50, 60, 100)
+_GDP_SIGMAS = (4.0, 5.0, 10.0, 12.0, 20.0)
+_GDP_ALPHAS = (0.01, 0.1, 0.2)
+
+
+@exercise(prompt="A count is released k = {k} times, each time with its own Gaussian noise N(0, σ²), σ = {sigma:g}; "
+                 "one person changes the count by at most 1. An attacker sees all {k} releases, tests \"the data is "
+                 "x\" against the neighbour \"the data is y\" and accepts a type-I error α = {alpha:g}. By Gaussian "
+                 "differential privacy, what is the smallest type-II error β that any test can reach? Give 3 "
+                 "significant figures.",
+          homework={"k": _GDP_KS, "sigma": _GDP_SIGMAS, "alpha": _GDP_ALPHAS}, figures=3)
+def check_gdp_composed_beta(answer, k: int = 40, sigma: float = 8.0, alpha: float = 0.05) -> Feedback:
+    """Ch. 11, exercise 6: k Gaussian releases compose to μ√k-GDP (μ = Δ/σ), and the smallest β is G_{μ√k}(α).
+
+    Dong, Roth & Su (2019): N(0, σ²) on a sensitivity-1 count is exactly (1/σ)-GDP, GDP composes
+    as √(Σμᵢ²), and the trade-off curve of μ-GDP is G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
+    """
+    mu = gdp_compose([gaussian_gdp_mu(sigma)] * k)
+    expected = gdp_tradeoff(alpha, mu)
+    candidates = [
+        Mistake(gdp_tradeoff(alpha, k / sigma),
+                "that adds the k releases' μ's. Each release moves the attacker's evidence by an independent "
+                "Gaussian amount; independent shifts combine like the sides of a right-angled triangle, not end "
+                "to end."),
+        Mistake(gdp_tradeoff(alpha, 1 / sigma),
+                "that is the curve of ONE release. The attacker sees all of them, and each tells a little more."),
+        Mistake(gdp_tradeoff(alpha, sigma * math.sqrt(k)),
+                "μ measures how far apart the two worlds are in units of the noise: the sensitivity divided by σ, "
+                "not σ itself. More noise must mean a smaller μ."),
+        Mistake(gdp_tradeoff(alpha, math.sqrt(k) / sigma ** 2),
+                "σ² is the variance; μ uses the standard deviation σ."),
+        Mistake(gdp_tradeoff(alpha, k / sigma ** 2),
+                "that uses the sum of the squared μ's as μ: take its square root."),
+        Mistake(gdp_tradeoff(1 - alpha, mu),
+                "the threshold is the (1 − α)-quantile of the standard normal (the test says y on its upper "
+                "tail), not the α-quantile."),
+        Mistake(1 - expected, "that is the test's power 1 − β (the chance it says y when it is y); the question "
+                              "asks for β, the chance it misses."),
+        Mistake(1 - alpha, "that is a coin toss (β = 1 − α): the releases do tell the attacker something."),
+    ]
+    mistakes = [m for m in candidates if abs(m.value - expected) > tolerance(expected, 2)]
+    return compare(answer, expected,
+                   f"one release is μ-GDP with μ = Δ/σ = 1/{sigma:g}, and {k} of them are μ√k = {mu:.3g}-GDP; the "
+                   f"best test says y when the releases' mean is above its (1 − α)-quantile under x, and β = "
+                   f"Φ(Φ⁻¹(1 − α) − μ√k) = {expected:.3g}.",
+                   "Find μ for one release, compose the k releases in Gaussian DP, then read the trade-off curve G_μ "
+                   "at α.",
                    figures=3, mistakes=_percentages(expected, mistakes))

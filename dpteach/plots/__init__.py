@@ -21,7 +21,7 @@ from .gaussian import (
     SensitivityNormsFigure,
     SparseVectorFigure,
 )
-from .hypothesis import TradeoffFigure
+from .hypothesis import GaussianCompositionFigure, TradeoffFigure
 from .laplace import LaplaceDensityFigure, PrivacyLossFigure, TailFigure
 from .local import LocalCentralFigure, LocationDensityFigure
 from .noise import AuditFigure, DiscreteGaussianFigure, DiscreteLaplaceFigure, FloatGapsFigure
@@ -73,6 +73,7 @@ __all__ = [
     "ChangeBySizeFigure",
     "ExactCompositionFigure",
     "TradeoffFigure",
+    "GaussianCompositionFigure",
     "ReconstructionFigure",
     "VariantAuditFigure",
 ]

@@ -1,12 +1,16 @@
-"""Figure for chapter 11: privacy as hypothesis testing (the trade-off region, Laplace's curve, measured tests,
-a membership attack)."""
+"""Figures for chapter 11: privacy as hypothesis testing (the trade-off region, Laplace's and the Gaussian's curves,
+measured tests, a membership attack), and Gaussian DP's composition beside the (ε, δ) accounting of chapter 06."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from matplotlib.collections import PolyCollection
 
 from .. import _validate
+from .._text import power_text
+from ..gdp import gaussian_composition, gaussian_gdp_mu, gdp_best_success, gdp_delta, gdp_tradeoff
 from ..hypothesis import (
     TradeoffSampler,
     dp_tradeoff_limit,
@@ -16,9 +20,9 @@ from ..hypothesis import (
     laplace_tradeoff,
 )
 from ..tracing import tracing_attack
-from ._base import PALETTE, _rng, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
 
-__all__ = ["TradeoffFigure"]
+__all__ = ["GaussianCompositionFigure", "TradeoffFigure"]
 
 #: Points of a measured ROC curve drawn (the tracing attack's thresholds: quantiles of its scores).
 _ROC_POINTS = 120
@@ -40,14 +44,18 @@ class TradeoffFigure(_Updatable):
     the one-step trade-off (Dong, Roth & Su 2019; :func:`~dpteach.group_tradeoff_limit`), and
     dashed the region of (kε, δ_k) (:func:`~dpteach.group_privacy`), which bounds the odds but
     no mechanism reaches. Blue: the Laplace mechanism's exact trade-off curve for a count that
-    moves by k (:func:`~dpteach.laplace_tradeoff`, pure ε: it does not move with δ). Dots with
+    moves by k (:func:`~dpteach.laplace_tradeoff`, pure ε: it does not move with δ). Orange, dash-dotted:
+    Gaussian noise of the same variance (σ = √2/ε) on that count, exactly μ-GDP with μ = kε/√2
+    (:func:`~dpteach.gdp_tradeoff`, Dong, Roth & Su 2019): ε-DP for no ε (its curve enters the shaded
+    region near both axes at δ = 0), (ε, δ)-DP from δ = :func:`~dpteach.gdp_delta` (ε, μ) on. Dots with
     boxes: seven threshold tests measured on ``n`` samples per database, with Clopper–Pearson
     boxes that hold every true (α, β) at once with probability ``confidence`` (the chapter 09
     auditor's bounds). For one person (k = 1), the tracing attack on ``attributes`` released
     counts of ``others`` people (:func:`~dpteach.tracing_attack`), its measured (α, β) on exact
     counts and on counts with Lap(d/ε) noise. Axes fixed at [0, 1]².
 
-    The measurements at every (ε, k) of the sliders are made once, when the figure is built.
+    The measurements and the Gaussian curves at every (ε, k) of the sliders are made once, when the figure is
+    built.
     """
 
     def __init__(self, epsilons=(0.1, 0.25, 0.5, 1.0, 2.0, 3.0), ks=(1, 2, 3, 4),
@@ -65,6 +73,10 @@ class TradeoffFigure(_Updatable):
         self.attack_exact = _roc(self.attack, None)
         self.attack_noisy = {e: _roc(self.attack, e) for e in self.epsilons}
         self.alpha = np.linspace(0.0, 1.0, 301)
+        # Gaussian noise of the variance of Lap(1/ε) (σ = √2/ε) on a count that moves by k: μ = kε/√2
+        self.gaussian_mu = {(e, k): gaussian_gdp_mu(math.sqrt(2) / e, sensitivity=k)
+                            for e in self.epsilons for k in self.ks}
+        self.gaussian = {key: gdp_tradeoff(self.alpha, mu) for key, mu in self.gaussian_mu.items()}
         self.fig, self.ax = new_figure(height=5.6)
         with styled():
             ax = self.ax
@@ -75,6 +87,8 @@ class TradeoffFigure(_Updatable):
                                     label="the odds bound kε for a group: not attained")
             (self.curve,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"],
                                     label="Laplace on a count, exact")
+            (self.gauss,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["orange"], ls="-.", lw=1.8,
+                                    label=r"Gaussian, same variance: $G_\mu$")
             self.boxes = PolyCollection([], facecolor=PALETTE["sky"], edgecolor=PALETTE["black"], alpha=0.5, lw=0.8)
             ax.add_collection(self.boxes)
             (self.dots,) = ax.plot([], [], "o", color=PALETTE["black"], ms=4,
@@ -91,9 +105,9 @@ class TradeoffFigure(_Updatable):
             ax.set_ylabel("β: type-II error")
             ax.set_title(" ")
             # below the axes: seven entries would cover the data inside them
-            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
-        self.dynamic = [self.region, self.outer, self.curve, self.boxes, self.dots, self.traced, self.traced_noisy,
-                        self.note, self.ax.title]
+            self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")
+        self.dynamic = [self.region, self.outer, self.curve, self.gauss, self.boxes, self.dots, self.traced,
+                        self.traced_noisy, self.note, self.ax.title]
 
     def update(self, epsilon: float, k: int = 1, delta: float = 0.0) -> dict:
         if (epsilon, k) not in self.measured or delta not in self.deltas:
@@ -108,6 +122,9 @@ class TradeoffFigure(_Updatable):
         self.outer.set_data(self.alpha, dp_tradeoff_limit(self.alpha, outer_eps, min(outer_delta, 1.0))
                             if group > 1 else hidden)
         self.curve.set_ydata(laplace_tradeoff(self.alpha, eps, shift=group))
+        mu = self.gaussian_mu[(epsilon, k)]
+        self.gauss.set_ydata(self.gaussian[(epsilon, k)])
+        gaussian, gaussian_delta = gdp_best_success(mu), float(gdp_delta(eps, mu))
         m = self.measured[(epsilon, k)]
         self.boxes.set_verts([[(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
                               for (a0, a1), (b0, b1) in zip(m.alpha_box, m.beta_box)])
@@ -120,8 +137,10 @@ class TradeoffFigure(_Updatable):
             self.traced_noisy.set_data([], [])
         laplace = 1 - 0.5 * np.exp(-group * eps / 2)
         bound = group_best_success(eps, group, d)
-        self.note.set_text(f"best guess, 50/50 prior:\nLaplace {laplace:.1%}, limit {bound:.1%}"
-                           + ("" if group == 1 else "\n(tracing attack: one person, k = 1)"))
+        self.note.set_text(f"best guess, 50/50 prior:\nLaplace {laplace:.1%}, Gaussian {gaussian:.1%},\n"
+                           f"limit {bound:.1%}"
+                           + (f"\nGaussian: (ε, δ)-DP from δ = {gaussian_delta:.3f}" if group == 1
+                              else "\n(tracing attack: one person, k = 1)"))
         who = "one person" if group == 1 else f"a group of {group}"
         slack = f", δ = {d:g}" if d else ""
         self.ax.title.set_text(f"ε = {eps:g}{slack}, {who}: every test stays out of the shaded region")
@@ -129,4 +148,97 @@ class TradeoffFigure(_Updatable):
         inside = bool(np.all(m.beta_box[:, 1] >= allowed - 1e-12))
         return {"epsilon": eps, "k": group, "delta": d, "alpha": m.alpha, "beta": m.beta, "boxes_allowed": inside,
                 "laplace_success": float(laplace), "limit_success": bound,
-                "outer_epsilon": outer_eps, "outer_delta": outer_delta}
+                "outer_epsilon": outer_eps, "outer_delta": outer_delta,
+                "gaussian_mu": mu, "gaussian_success": gaussian, "gaussian_delta": gaussian_delta}
+
+
+#: The releases the composition slider offers.
+RELEASES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000)
+
+
+class GaussianCompositionFigure(_Updatable):
+    """k releases of a count with Gaussian noise N(0, σ²): what an attacker can do, and what each accountant says.
+
+    The noise has the variance of Lap(1/ε) (σ = √2/ε, ε = 0.1 by default: chapter 11's releases), so
+    one release is μ-GDP with μ = 1/σ and k of them exactly μ√k-GDP (Dong, Roth & Su 2019,
+    :func:`~dpteach.gdp_compose`). Left, the trade-off plane as in :class:`TradeoffFigure`: the curve
+    G_{μ√k} of the k releases (exact: the region below it, shaded, is what no test reaches), one
+    release's G_μ, and the edges of the (ε, δ) regions that two totals promise at δ: the GDP total
+    (:func:`~dpteach.gdp_epsilon`), a tangent that touches G_{μ√k}, and the best of chapter 06's
+    (ε, δ) accounting of each release's (ε₀, δ₀) (basic, advanced or optimal composition), far inside
+    it. Right,
+    the total ε at δ against k (log–log) by basic, advanced and optimal composition, zCDP and GDP
+    (:func:`~dpteach.gaussian_composition`). Everything is computed once, at the slider's k; a frame
+    moves lines, the marker and the titles. Axes fixed.
+    """
+
+    def __init__(self, epsilon: float = 0.1, delta: float = 1e-6, ks=RELEASES) -> None:
+        self.epsilon = _validate.epsilon(epsilon)
+        self.delta = _validate.real("delta", delta, low=0.0, high=1.0, high_open=True)
+        self.ks = tuple(sorted(_validate.integer("k", k, low=1, high=10_000) for k in ks))
+        self.std = math.sqrt(2) / self.epsilon
+        self.totals = {k: gaussian_composition(k, self.std, self.delta) for k in self.ks}
+        k = np.array(self.ks, dtype=float)
+        series = {name: np.array([getattr(self.totals[n], name) for n in self.ks])
+                  for name in ("basic", "advanced", "optimal", "zcdp", "exact")}
+        self.alpha = np.linspace(0.0, 1.0, 301)
+        self.curves = {n: gdp_tradeoff(self.alpha, self.totals[n].mu_total) for n in self.ks}
+        self.edges = {n: (dp_tradeoff_limit(self.alpha, self.totals[n].exact, self.delta),
+                          dp_tradeoff_limit(self.alpha, self.totals[n].pairs, self.delta)) for n in self.ks}
+        mu = self.totals[self.ks[0]].mu
+        self.fig, (self.ax, self.ax_eps) = new_figure(ncols=2, height=5.2)
+        with styled():
+            ax = self.ax
+            ax.plot([0, 1], [1, 0], color="grey", lw=1.2, ls=":", label="coin toss")
+            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha, color=PALETTE["vermillion"],
+                                          alpha=0.25, lw=0, label="no test reaches it (below the k releases' curve)")
+            ax.plot(self.alpha, gdp_tradeoff(self.alpha, mu), color=PALETTE["sky"], lw=1.5,
+                    label=rf"one release: $G_\mu$, $\mu = 1/\sigma$ = {mu:.3g}")
+            (self.curve,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"], lw=2.2,
+                                    label=r"k releases: $G_{\mu\sqrt{k}}$, exact")
+            (self.edge_exact,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"], lw=1.2, ls="--")
+            (self.edge_pairs,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["purple"], lw=1.4, ls="--")
+            ax.set_xlim(0, 1)
+            ax.set_ylim(0, 1)
+            ax.set_xlabel("α: type-I error")
+            ax.set_ylabel("β: type-II error")
+            ax.set_title(" \n ")
+            right = self.ax_eps
+            right.loglog(k, series["basic"], "o-", color=PALETTE["black"], ms=4, label=r"basic: $k\varepsilon_0$")
+            right.loglog(k, series["advanced"], "s-", color=PALETTE["orange"], ms=4, label="advanced, Theorem 3.20")
+            right.loglog(k, series["optimal"], "v-", color=PALETTE["purple"], ms=5,
+                         label="optimal composition (KOV 2015)")
+            right.loglog(k, series["zcdp"], "^--", color=PALETTE["green"], ms=4, lw=1.6, label="zCDP → (ε, δ)")
+            right.loglog(k, series["exact"], "D-", color=PALETTE["blue"], ms=4, label=r"GDP: $\mu\sqrt{k}$, exact")
+            self.marker = right.axvline(1, color=PALETTE["sky"], lw=2, ls="--")
+            (self.dots,) = right.plot([1, 1, 1], [1, 1, 1], "o", color=PALETTE["vermillion"], ms=9, zorder=5,
+                                      mfc="none", mew=2)
+            right.set_xlim(k[0] / 1.3, k[-1] * 1.3)
+            right.set_ylim(series["exact"].min() / 1.5, max(series["basic"].max(), series["advanced"].max()) * 1.5)
+            right.set_xlabel("k: releases of one count")
+            right.set_ylabel(f"total ε at δ = {power_text(self.delta)}")
+            right.set_title(" \n ")
+            _plain_log_axes(right)
+            # below the axes: a legend inside would sit on the curves of one panel or the other
+            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
+        self.dynamic = [self.region, self.curve, self.edge_exact, self.edge_pairs, self.marker, self.dots,
+                        self.ax.title, self.ax_eps.title]
+
+    def update(self, k: int) -> dict:
+        if k not in self.ks:
+            raise ValueError(f"k must be one of {list(self.ks)}, got {k!r}")
+        t = self.totals[k]
+        curve = self.curves[k]
+        self.region.set_verts([np.concatenate([np.column_stack([self.alpha, curve]), [[1.0, 0.0], [0.0, 0.0]]])])
+        self.curve.set_ydata(curve)
+        exact_edge, pairs_edge = self.edges[k]
+        self.edge_exact.set_ydata(exact_edge)
+        self.edge_pairs.set_ydata(pairs_edge)
+        self.marker.set_xdata([k, k])
+        self.dots.set_data([k, k, k], [t.pairs, t.zcdp, t.exact])
+        self.ax.title.set_text(f"{k:,} releases at σ = {self.std:.3g}: μ√k = {t.mu_total:.3g}\n"
+                               f"dashed: (ε, δ) at ε = {_number(t.exact)} and {_number(t.pairs)}")
+        self.ax_eps.title.set_text(f"total ε: GDP {_number(t.exact)}, zCDP {_number(t.zcdp)},\n"
+                                   f"chapter 06's best {_number(t.pairs)}")
+        return {"k": k, "mu": t.mu, "mu_total": t.mu_total, "basic": t.basic, "advanced": t.advanced,
+                "optimal": t.optimal, "pairs": t.pairs, "zcdp": t.zcdp, "exact": t.exact}

@@ -35,7 +35,7 @@ from .gaussian import (
     privacy_delta_slider,
     sensitivity_norms,
 )
-from .hypothesis import tradeoff_region
+from .hypothesis import gdp_composition, tradeoff_region
 from .laplace import (
     laplace_density,
     privacy_loss,
@@ -98,5 +98,6 @@ __all__ = [
     "counting_queries_sensitivity",
     "composition_compared",
     "tradeoff_region",
+    "gdp_composition",
     "reconstruction_attack",
 ]
