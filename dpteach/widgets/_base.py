@@ -14,6 +14,7 @@ and puts them in an ``ipywidgets.Image``. There is no Output widget, so:
 
 from __future__ import annotations
 
+import html
 import math
 import numbers
 import re
@@ -129,6 +130,52 @@ def log_slider(value: float, low: float, high: float, description: str, step: fl
                           layout=_SLIDER_LAYOUT, style=_STYLE)
 
 
+#: Which end of a privacy slider is the more private, by the symbol its description starts with: a smaller ε or
+#: δ (δ′) promises more, a larger noise scale (σ, or b for Laplace noise) adds more noise, and so does a larger
+#: error allowed (α, the budget planner's accuracy). The other end is the more accurate. A slider whose
+#: description starts with another symbol (k, β, Δf, p, …) gets no label.
+PRIVATE_END = {"ε": "low", "δ": "low", "δ′": "low", "σ": "high", "b": "high", "α": "high"}
+
+#: The words at the two ends of a privacy slider's label row.
+MORE_PRIVATE, MORE_ACCURATE = "more private", "more accurate"
+
+
+def private_end(control) -> str | None:
+    """``"low"`` when a control's smaller values are the more private, ``"high"`` when its larger ones are, None
+    when it is no privacy parameter (see :data:`PRIVATE_END`; read from the symbol its description starts with)."""
+    description = str(getattr(control, "description", "") or "")
+    return PRIVATE_END.get(description.split(" ", 1)[0])
+
+
+def direction_ends(control) -> tuple[str, str] | None:
+    """What a privacy slider's label row says at its left and right ends, or None for another control: for ε,
+    ("← more private", "more accurate →"); for a noise scale, the other way round."""
+    end = private_end(control)
+    if end is None:
+        return None
+    left, right = (MORE_PRIVATE, MORE_ACCURATE) if end == "low" else (MORE_ACCURATE, MORE_PRIVATE)
+    return f"← {left}", f"{right} →"
+
+
+def direction_label(control) -> widgets.HTML | None:
+    """The small row under a privacy slider that says which way is more private and which more accurate, its two
+    ends under the two ends of the track (class ``dpteach-direction``); None for a control that is not one.
+
+    Learners ask it more than anything about a slider: nothing in "ε (epsilon)" says that its left end is the more
+    private. The row inherits the font size of the widgets (so that the slides scale it with them) and wraps
+    rather than overflow where the track is narrow."""
+    ends = direction_ends(control)
+    if ends is None:
+        return None
+    left, right = (html.escape(e) for e in ends)
+    label = widgets.HTML(
+        f"<div class='dpteach-direction' style='display:flex;flex-wrap:wrap;justify-content:space-between;"
+        f"column-gap:1em;color:#555;line-height:1.2'><span>{left}</span><span>{right}</span></div>",
+        layout=widgets.Layout(width="300px", margin="-4px 0 2px 114px"))
+    label.add_class("dpteach-direction")
+    return label
+
+
 def epsilon_slider(value: float = 1.0, low: float = 0.01, high: float = 10.0,
                    name: str = "epsilon") -> RoundLogSlider:
     """A log-scaled ε slider (ε from 0.01 to 10 by default); ``value`` is checked as the argument ``name``."""
@@ -169,6 +216,9 @@ class Interactive:
     ----------
     controls : dict[str, ipywidgets.ValueWidget]
         The sliders and toggles, by the name of the argument they feed.
+    directions : dict[str, ipywidgets.HTML]
+        Under each privacy slider (ε, δ, a noise scale), the row that says which end is more private and which
+        more accurate (:func:`direction_label`), by the control's name.
     result : dict
         What the last update drew (the figure's numbers), for tests and for curious students.
     widget : ipywidgets.VBox
@@ -193,8 +243,11 @@ class Interactive:
         self.skipped = 0                 # changes never drawn: a newer one came first
         for control in controls.values():
             control.observe(self._on_change, names="value")
-        self.widget = widgets.VBox([widgets.HBox([widgets.VBox(list(controls.values())), reset]),
-                                    self.status, self.image])
+        #: the label row under each privacy slider (ε, δ, a noise scale), by control name: which way is private
+        self.directions = {name: label for name, label in ((n, direction_label(c)) for n, c in controls.items())
+                           if label is not None}
+        rows = [w for name, c in controls.items() for w in (c, self.directions.get(name)) if w is not None]
+        self.widget = widgets.VBox([widgets.HBox([widgets.VBox(rows), reset]), self.status, self.image])
         # live slides (make present) lay an interactive figure out as controls beside a screen-high figure
         self.widget.add_class("dpteach-interactive")
         self.result: dict = {}

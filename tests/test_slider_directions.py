@@ -1,0 +1,70 @@
+"""Every privacy slider says which way is private (issue 44).
+
+"Not obvious to a new-comer which side has more accuracy, and which one has more privacy": every ε, δ and
+noise-scale slider of every widget shows, under its track, which end is more private and which more accurate.
+The sliders are found by the argument they feed (``epsilon``, ``delta``, ``sigma``, ``noise_scale``, …), not by
+the label machinery's own rule, and each label is read as a student reads it: its left end, its right end, and
+that it sits right under its slider in the widget that is displayed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import ipywidgets as widgets
+import pytest
+from helpers import widget_factories
+
+from dpteach.widgets._base import direction_ends, private_end
+
+FACTORIES = widget_factories()
+
+#: The arguments that are privacy parameters, and which end of their slider is the more private.
+PRIVATE_END = {"epsilon": "low", "delta": "low", "delta_prime": "low", "sigma": "high", "noise_scale": "high",
+               "scale": "high", "std": "high", "accuracy": "high"}
+
+
+def ends(label: widgets.HTML) -> tuple[str, str]:
+    """The label row's two ends, as text."""
+    spans = re.findall(r"<span>(.*?)</span>", label.value)
+    assert len(spans) == 2, label.value
+    return spans[0].replace("&larr;", "←").replace("&rarr;", "→"), spans[1].replace("&rarr;", "→")
+
+
+def displayed(widget: widgets.Widget):
+    """Every widget of the displayed tree, depth first, in order."""
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from displayed(child)
+
+
+@pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
+def test_every_privacy_slider_says_which_end_is_private(factory):
+    w = factory()
+    tree = list(displayed(w.widget))
+    privacy = {name for name in w.controls if name in PRIVATE_END}
+    assert privacy <= set(w.directions), f"privacy sliders without a direction: {sorted(privacy - set(w.directions))}"
+    for name, control in w.controls.items():
+        if name not in PRIVATE_END:
+            assert name not in w.directions, f"{name} ({control.description}) is no privacy parameter"
+            continue
+        left, right = ends(w.directions[name])
+        private, accurate = (left, right) if PRIVATE_END[name] == "low" else (right, left)
+        assert "more private" in private and "more accurate" in accurate, (name, left, right)
+        assert left.startswith("←") and right.endswith("→"), (left, right)
+        # under its own slider: the next widget after the control in the displayed tree
+        assert tree[tree.index(control) + 1] is w.directions[name]
+        # short enough for the slide layout: the slider's own text stays a symbol and a word
+        assert len(control.description) <= 16, control.description
+
+
+def test_the_rule_reads_the_symbol_a_description_starts_with():
+    def slider(description):
+        return widgets.FloatSlider(description=description)
+
+    assert private_end(slider("ε (epsilon)")) == "low" and private_end(slider("δ′ (delta′)")) == "low"
+    assert private_end(slider("σ (sigma)")) == "high" and private_end(slider("b (noise)")) == "high"
+    assert direction_ends(slider("ε (epsilon)")) == ("← more private", "more accurate →")
+    assert direction_ends(slider("σ (sigma)")) == ("← more accurate", "more private →")
+    for other in ("β (failure)", "Δf (sensitivity)", "k (queries)", "p (shape)", "", "εx"):
+        assert private_end(slider(other)) is None and direction_ends(slider(other)) is None
