@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _validate
 from ..applications import capping_error
+from ..attack import laplace_attack_success
 from ..counting import capped_histogram
 from ..laplace import laplace_pdf, laplace_scale
 from ..local import (
@@ -28,7 +29,8 @@ class HospitalCountFigure(_Updatable):
     The two curves are the output densities on neighbouring databases (the count with the
     patient, and without); their ratio never exceeds e^ε (Theorem 3.6). The note turns ε into
     what it means for the patient: an attacker who thought "50–50: is this patient in the
-    data?" can at most reach e^ε/(1 + e^ε) after seeing the release.
+    data?" guesses right with probability 1 − ½e^(−ε/2) at best against this count, and against
+    any ε-DP mechanism at most e^ε/(1 + e^ε).
 
     The axes stay put while ε moves: counts within ±8 of the truth, densities on a log scale
     from 0.001 to 10 (the peak 1/(2b) = ε/2 runs from 0.005 to 5 over ε in [0.01, 10]). On a
@@ -70,6 +72,7 @@ class HospitalCountFigure(_Updatable):
         within = math.log(20) * b                          # Fact 3.7: Pr[|Y| ≥ ln(20)·b] = 5%
         released = self.count + b * self.unit
         belief = randomized_response_probability(epsilon)  # e^ε/(1 + e^ε): prior 1/2, odds × e^ε at most
+        guess = laplace_attack_success(epsilon)             # 1 − ½e^(−ε/2): the best 50/50 guess against this count
         self.with_line.set_ydata(p_with)
         self.without_line.set_ydata(p_without)
         self.band.set_x(self.count - within)
@@ -77,10 +80,10 @@ class HospitalCountFigure(_Updatable):
         self.release.set_xdata([released, released])
         beyond = " (off the plot)" if not z[0] <= released <= z[-1] else ""
         # no mathtext: the title changes every frame, and a parse per frame costs ~9 ms
-        self.ax.title.set_text(f"ε = {epsilon:.3g}: ± {_number(within)} (95%); a 50% guess about a patient "
-                               f"→ ≤ {belief:.0%}\nnoise Lap({b:.3g}); curves' ratio ≤ exp(ε) = {_number(math.exp(epsilon))}; "
+        self.ax.title.set_text(f"ε = {epsilon:.3g}: ± {_number(within)} (95%); best guess "
+                               f"{guess:.1%} (any ε-DP ≤ {belief:.1%})\nnoise Lap({b:.3g}); curves' ratio ≤ exp(ε) = {_number(math.exp(epsilon))}; "
                                f"release {released:,.{1 if abs(released) < 1e4 else 0}f}{beyond}")
-        return {"scale": b, "within_95": within, "released": released, "posterior_bound": belief,
+        return {"scale": b, "within_95": within, "released": released, "posterior_bound": belief, "best_guess": guess,
                 "ratio_bound": math.exp(epsilon), "z": z, "with": p_with, "without": p_without}
 
 

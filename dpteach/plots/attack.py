@@ -106,7 +106,7 @@ class AttackSuccessFigure(_Updatable):
         prior = np.array(self.PRIORS)
         upper = posterior_bounds(prior, eps)[1]
         self.dots.set_data(prior, upper)
-        self.left.title.set_text(f"ε = {eps:.3g}: best test {_percent(exact)}, limit {_percent(limit)}")
+        self.left.title.set_text(f"ε = {eps:.3g}: Laplace {_percent(exact)}, any ε-DP ≤ {_percent(limit)}")
         factor = float(np.exp(eps))
         odds = f"odds move × {factor:,.0f} at most" if factor >= 100 else f"odds move × {factor:.3g} at most"
         self.right.title.set_text(odds + "\n" + ", ".join(f"{p:.0%} → {_percent(u)}" for p, u in zip(prior, upper)))
