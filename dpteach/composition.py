@@ -178,16 +178,17 @@ def _randomized_response_losses(k: int, epsilon: float) -> tuple[np.ndarray, np.
     """The privacy loss distribution of k randomized responses at ε, over its positive losses.
 
     The loss takes the value v_l = (k − 2l)ε with probability P_l = C(k, l)·e^{(k−l)ε}/(1 + e^ε)^k,
-    l = 0, …, k. Returns (v_l, P_l, P_l·e^{−v_l}) for the l with v_l > 0, in decreasing order of
-    v_l; the logarithms keep every term finite for k up to millions.
+    l = 0, …, k. Returns (v_l, P_l, ln(P_l·e^{−v_l})) for the l with v_l > 0, in decreasing order of
+    v_l; the logarithms keep every term finite for k up to millions (P_l·e^{−v_l} underflows to 0 when
+    kε is in the hundreds, and e^{v_l} overflows).
     """
     flips = np.arange((k + 1) // 2)                                  # l, with v_l > 0 ⇔ l < k/2
     log_choose = np.concatenate(([0.0], np.cumsum(np.log((k - flips[1:] + 1) / flips[1:]))))   # ln C(k, l)
     log_norm = k * (epsilon + math.log1p(math.exp(-epsilon)))       # ln (1 + e^ε)^k
     losses = (k - 2 * flips) * epsilon
     mass = np.exp(log_choose + (k - flips) * epsilon - log_norm)
-    weighted = np.exp(log_choose + flips * epsilon - log_norm)      # P_l·e^{−v_l}
-    return losses, mass, weighted
+    log_weighted = log_choose + flips * epsilon - log_norm           # ln(P_l·e^{−v_l})
+    return losses, mass, log_weighted
 
 
 def optimal_composition_delta(k: int, epsilon: float, epsilon_prime: float, delta: float = 0.0) -> float:
@@ -215,7 +216,7 @@ def optimal_composition_delta(k: int, epsilon: float, epsilon_prime: float, delt
     eps = _validate.epsilon(epsilon)
     target = _validate.real("epsilon_prime", epsilon_prime, low=0.0, low_open=False, why="the total ε′ ≥ 0")
     dlt = _charge_delta("delta", delta)
-    losses, mass, weighted = _randomized_response_losses(n, eps)
+    losses, mass, _ = _randomized_response_losses(n, eps)
     above = losses > target
     rr = float(np.dot(mass[above], -np.expm1(target - losses[above])))   # Σ P_l (1 − e^{ε′ − v_l}), all terms ≥ 0
     return -math.expm1(n * math.log1p(-dlt) + math.log1p(-min(rr, 1.0)))
@@ -245,14 +246,15 @@ def optimal_composition(k: int, epsilon: float, delta_prime: float, delta: float
     eps = _validate.epsilon(epsilon)
     dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
     dlt = _charge_delta("delta", delta)
-    losses, mass, weighted = _randomized_response_losses(n, eps)
+    losses, mass, log_weighted = _randomized_response_losses(n, eps)
     total_delta = -math.expm1(n * math.log1p(-dlt) + math.log1p(-dp_))
-    a, s = np.cumsum(mass), np.cumsum(weighted)
-    at_losses = np.r_[0.0, a[:-1] - np.exp(losses[1:]) * s[:-1]] if losses.size else np.zeros(0)  # δ(v_j)
-    if not losses.size or a[-1] - s[-1] <= dp_:                        # δ(0) ≤ δ′: ε′ = 0
+    # A_j and ln S_j; e^{v} S_j is formed as exp(v + ln S_j), which is at most A_j ≤ 1 where it is used
+    a, log_s = np.cumsum(mass), np.logaddexp.accumulate(log_weighted)
+    at_losses = np.r_[0.0, a[:-1] - np.exp(losses[1:] + log_s[:-1])] if losses.size else np.zeros(0)  # δ(v_j)
+    if not losses.size or a[-1] - math.exp(log_s[-1]) <= dp_:          # δ(0) ≤ δ′: ε′ = 0
         return 0.0, total_delta
     j = int(np.flatnonzero(at_losses <= dp_)[-1])                       # the smallest loss v_j with δ(v_j) ≤ δ′
-    eps_prime = math.log((a[j] - dp_) / s[j])
+    eps_prime = math.log(a[j] - dp_) - float(log_s[j])
     low = losses[j + 1] if j + 1 < losses.size else 0.0
     return float(min(max(eps_prime, low), losses[j])), total_delta
 

@@ -96,3 +96,18 @@ def test_bad_input_names_the_parameter():
         dp.optimal_composition(0, 0.1, 1e-6)
     with pytest.raises(ValueError, match="total_epsilon"):
         dp.optimal_composition_max_k(0.0, 0.1, 1e-6)
+
+
+@pytest.mark.parametrize("k, epsilon, delta_prime", [(10_000, 3.0, 1e-5), (2_000, 1.0, 1e-10), (500, 5.0, 1e-6)])
+def test_a_total_in_the_thousands_is_computed_without_overflow(k, epsilon, delta_prime):
+    """kε in the hundreds or thousands (the budget planner's corner): e^{v} would overflow and P·e^{−v} underflow,
+    so the sums are kept as logarithms. The total stays just below kε (randomized response's loss is kε with
+    probability (e^ε/(1 + e^ε))^k, far above δ′ only for small k), and it is the smallest ε′ whose δ is ≤ δ′."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        eps_prime = dp.optimal_composition(k, epsilon, delta_prime)[0]
+        assert 0 < eps_prime <= k * epsilon
+        assert dp.optimal_composition_delta(k, epsilon, eps_prime) <= delta_prime * (1 + 1e-6)
+        assert dp.optimal_composition_delta(k, epsilon, eps_prime * (1 - 1e-6)) > delta_prime
