@@ -172,6 +172,7 @@ from .local import (
     randomized_response_probability,
     randomized_response_variance,
 )
+from .planner import BudgetPlan, plan_budget, planner_delta, record_release_risk, release_epsilon
 from .reconstruction import (
     ReconstructionResult,
     ReconstructionSweep,
@@ -369,6 +370,11 @@ __all__ = [
     "TracingAttack",
     "tracing_attack",
     "tracing_score",
+    "BudgetPlan",
+    "plan_budget",
+    "planner_delta",
+    "record_release_risk",
+    "release_epsilon",
     *generalized_gaussian.__all__,
     *sorted(_LAZY),
 ]

@@ -25,6 +25,7 @@ from .hypothesis import GaussianCompositionFigure, TradeoffFigure
 from .laplace import LaplaceDensityFigure, PrivacyLossFigure, TailFigure
 from .local import LocalCentralFigure, LocationDensityFigure
 from .noise import AuditFigure, DiscreteGaussianFigure, DiscreteLaplaceFigure, FloatGapsFigure
+from .planner import BudgetPlannerFigure
 from .reconstruction import ReconstructionFigure
 from .selection import AboveThresholdFigure, ExponentialMechanismFigure, NoisyMaxFigure
 from .sensitivity import ChangeBySizeFigure, NeighbourChangesFigure
@@ -76,4 +77,5 @@ __all__ = [
     "GaussianCompositionFigure",
     "ReconstructionFigure",
     "VariantAuditFigure",
+    "BudgetPlannerFigure",
 ]

@@ -45,6 +45,7 @@ from .noise import (
     discrete_gaussian,
     discrete_laplace,
 )
+from .planner import budget_planner
 from .precomputed import (
     PrecomputedView,
     precomputed,
@@ -100,4 +101,5 @@ __all__ = [
     "tradeoff_region",
     "gdp_composition",
     "reconstruction_attack",
+    "budget_planner",
 ]

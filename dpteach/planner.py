@@ -1,0 +1,259 @@
+"""Planning a privacy budget: from the accuracy wanted to the ε each release needs and what they cost together.
+
+The question learners ask most is "which ε?". One honest way to answer it starts from the data and the
+releases, not from a table of "strong" and "weak" values:
+
+1. **the accuracy wanted** fixes the ε of each release. A count released with Lap(Δf/ε) is within ±α of
+   the truth with probability 1 − β exactly when α ≥ ln(1/β)·Δf/ε (Fact 3.7: Pr[|Y| ≥ t·b] = e^(−t)), so
+   ε = ln(1/β)·Δf/α per release: at 95%, ln 20 ≈ 3.0 divided by the error allowed;
+2. **the data's size** fixes δ: the mechanism that publishes each record with probability δ is
+   (0, δ)-differentially private (Dwork & Roth 2014, §2.3) and publishes nδ records of n on average, so δ
+   must be well below 1/n. The planner takes δ = 1/(100 n), a hundredth of a record;
+3. **the number of releases** and the accounting fix the total: kε (Theorem 3.16), Theorem 3.20, the optimal
+   composition theorem (Kairouz, Oh & Viswanath 2015), the exact privacy loss distribution of these Laplace
+   releases, and, for Gaussian noise of the same accuracy, Gaussian differential privacy (Dong, Roth & Su
+   2019), which composes exactly.
+
+:func:`plan_budget` does all three. The exact totals take a privacy loss distribution each (milliseconds to
+tens of milliseconds), too slow for a slider that redraws thirteen of them: on the planner's grid
+(:data:`PLANNER_PEOPLE` × :data:`PLANNER_ACCURACY` × :data:`PLANNER_RELEASES`) they are read, with the
+optimal and Gaussian totals, from ``dpteach/data/planner_totals.csv``, which
+``dpteach/data/rebuild_planner_table.py`` computes with the same functions, and tests/test_planner.py
+recomputes.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from importlib import resources
+
+from . import _special, _validate
+from ._text import power_text
+from .composition import advanced_composition, optimal_composition
+from .exact_composition import exact_laplace_epsilon
+from .gdp import gdp_epsilon
+
+__all__ = ["PLANNER_ACCURACY", "PLANNER_PEOPLE", "PLANNER_RELEASES", "BudgetPlan", "plan_budget", "planner_delta",
+           "record_release_risk", "release_epsilon"]
+
+#: The planner's grid: people in the data, the ± error allowed on each count, the number of releases.
+PLANNER_PEOPLE = (1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000)
+PLANNER_ACCURACY = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000)
+PLANNER_RELEASES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+#: The planner's confidence: each count within ±α of the truth with this probability.
+CONFIDENCE = 0.95
+#: δ = SHARE / n: on average the record-publishing mechanism at this δ publishes SHARE of one record.
+SHARE = 0.01
+#: Up to this kε the exact accountant always answers (its total is below kε); a larger total it refuses is ∞ here.
+EXACT_BEYOND = 500.0
+
+_WHY_CONFIDENCE = "the probability that a count is within ±accuracy; 1 would need ε = ∞"
+_WHY_PEOPLE = "n, the number of people (records) in the data"
+
+
+def release_epsilon(accuracy: float, confidence: float = CONFIDENCE, sensitivity: float = 1.0) -> float:
+    """The ε with which Lap(Δf/ε) noise stays within ±``accuracy`` with probability ``confidence``.
+
+    Fact 3.7 (Dwork & Roth 2014): Pr[|Y| ≥ t·b] = e^(−t) for Y ~ Lap(b). With β = 1 − confidence,
+    |Y| < α with probability 1 − β exactly when b = α/ln(1/β), that is
+
+    .. math:: ε = \\frac{\\ln(1/β)\\,Δf}{α}.
+
+    One count at a time: for k counts *all* within α together, Theorem 3.8's union bound asks ln(k/β).
+
+    Examples
+    --------
+    >>> round(release_epsilon(10), 4)     # each count within ±10 at 95%: ln(20)/10
+    0.2996
+    """
+    a = _validate.positive("accuracy", accuracy, why="α, the ± error allowed on each count")
+    c = _validate.real("confidence", confidence, low=0.0, high=1.0, high_open=True, why=_WHY_CONFIDENCE)
+    d = _validate.positive("sensitivity", sensitivity, why="Δf, the most one person changes the count")
+    return math.log(1.0 / (1.0 - c)) * d / a
+
+
+def planner_delta(people: int, share: float = SHARE) -> float:
+    """δ = share/n: the record-publishing mechanism at this δ publishes ``share`` of one record on average.
+
+    Why δ must be well below 1/n: see :func:`record_release_risk`.
+
+    Examples
+    --------
+    >>> planner_delta(1_000_000)
+    1e-08
+    """
+    n = _validate.integer("people", people, low=1, why=_WHY_PEOPLE)
+    s = _validate.real("share", share, low=0.0, high=1.0, why="the share of one record published on average")
+    return s / n
+
+
+def record_release_risk(delta: float, people: int) -> tuple[float, float]:
+    """The mechanism that publishes each of n records, independently, with probability δ: (nδ, 1 − (1 − δ)^n).
+
+    It is (0, δ)-differentially private (Dwork & Roth 2014, §2.3): for neighbours x and y that differ in
+    one record r, an output S either shows r, which has probability δ under x and 0 under y, or does not,
+    and then its probability is the same under both, up to that δ. Yet it publishes nδ records on
+    average, and at least one with probability 1 − (1 − δ)^n: at δ = 1/n, about one whole record, and
+    at least one with probability about 1 − 1/e. Hence δ well below 1/n.
+
+    Examples
+    --------
+    >>> expected, at_least_one = record_release_risk(1 / 2_000, 2_000)
+    >>> round(expected, 6), round(at_least_one, 4)
+    (1.0, 0.6322)
+    """
+    d = _validate.real("delta", delta, low=0.0, high=1.0, low_open=False,
+                       why="each record is published with probability δ")
+    n = _validate.integer("people", people, low=1, why=_WHY_PEOPLE)
+    return n * d, -math.expm1(n * math.log1p(-d)) if d < 1 else 1.0
+
+
+@dataclass(frozen=True)
+class BudgetPlan:
+    """k counts about the same n people, each within ±α with probability ``confidence``: what they cost.
+
+    ``per_release`` is each Laplace release's ε (:func:`release_epsilon`); ``delta`` the δ of every (ε, δ)
+    total (:func:`planner_delta`); ``basic`` kε (pure, Theorem 3.16), ``advanced`` Theorem 3.20 with
+    δ′ = δ, ``optimal`` Kairouz, Oh & Viswanath's Theorem 3.3 at δ (any ε-DP mechanisms), ``exact`` these
+    Laplace releases' own ε(δ). ``gaussian_std`` is the σ of Gaussian noise with the same accuracy,
+    ``gaussian_per_release`` one such release's ε at δ, and ``gaussian`` the k of them, composed exactly in
+    Gaussian differential privacy (μ√k-GDP, μ = 1/σ) and read at δ. ``exact`` is ∞ for a total over
+    :data:`EXACT_BEYOND` that the accountant does not compute (hundreds of releases at ε near 1 or more).
+    """
+
+    people: int
+    releases: int
+    accuracy: float
+    confidence: float
+    delta: float
+    per_release: float
+    basic: float
+    advanced: float
+    optimal: float
+    exact: float
+    gaussian_std: float
+    gaussian_per_release: float
+    gaussian: float
+
+    def __repr__(self) -> str:
+        return (f"{self.releases:,} counts of {self.people:,} people, each within ±{self.accuracy:g} with probability "
+                f"{self.confidence:g}: ε = {self.per_release:.3g} per release; total ε at δ = {power_text(self.delta)}: "
+                f"basic {self.basic:.3g} (pure), advanced {self.advanced:.3g}, optimal {self.optimal:.3g}, "
+                f"exact {_total(self.exact)}; Gaussian noise of the same accuracy (σ = {self.gaussian_std:.3g}): "
+                f"{self.gaussian:.3g} (GDP)")
+
+
+def _total(value: float) -> str:
+    return f"{value:.3g}" if math.isfinite(value) else f"> {EXACT_BEYOND:g}"
+
+
+def plan_budget(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE) -> BudgetPlan:
+    """What k counts about the same n people cost, each within ±α with probability ``confidence`` (see the module).
+
+    On the planner's grid (at 95%) the optimal, exact and Gaussian totals are read from the shipped table;
+    elsewhere they are computed (the exact one by :func:`~dpteach.exact_laplace_epsilon`: up to tens of
+    milliseconds).
+
+    Examples
+    --------
+    >>> plan = plan_budget(1_000_000, 100, 10)      # 100 counts of a million people, each ±10 at 95%
+    >>> round(plan.per_release, 3), plan.delta, round(plan.basic, 1), round(plan.exact, 1), round(plan.gaussian, 1)
+    (0.3, 1e-08, 30.0, 18.7, 12.4)
+    """
+    n = _validate.integer("people", people, low=1, high=10**10, why=_WHY_PEOPLE)
+    k = _validate.integer("releases", releases, low=1, high=100_000, why="k, the number of counts released")
+    a = _validate.positive("accuracy", accuracy, why="α, the ± error allowed on each count")
+    c = _validate.real("confidence", confidence, low=0.0, high=1.0, high_open=True, why=_WHY_CONFIDENCE)
+    eps, delta, std = release_epsilon(a, c), planner_delta(n), gaussian_std_for(a, c)
+    optimal, exact, gaussian = _totals(n, k, a, c)
+    return BudgetPlan(n, k, a, c, delta, eps, k * eps, advanced_composition(k, eps, delta)[0], optimal, exact,
+                      std, _totals(n, 1, a, c)[2], gaussian)
+
+
+def gaussian_std_for(accuracy: float, confidence: float = CONFIDENCE) -> float:
+    """σ with which N(0, σ²) noise stays within ±α with probability ``confidence``: α/Φ⁻¹((1 + c)/2).
+
+    Examples
+    --------
+    >>> round(gaussian_std_for(10), 4)      # ±10 at 95%: 10/1.96
+    5.1021
+    """
+    a = _validate.positive("accuracy", accuracy, why="α, the ± error allowed on each count")
+    c = _validate.real("confidence", confidence, low=0.0, high=1.0, high_open=True, why=_WHY_CONFIDENCE)
+    return a / _two_sided_z(c)
+
+
+@functools.lru_cache(maxsize=16)
+def _two_sided_z(confidence: float) -> float:
+    """Φ⁻¹((1 + c)/2): |Z| < z with probability c for Z ~ N(0, 1) (1.96 at 95%)."""
+    return float(-_special.ndtri((1.0 - confidence) / 2.0))
+
+
+def _totals(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
+    """(optimal, exact, gaussian) totals at δ = planner_delta(people): from the table on its grid, else computed."""
+    if confidence == CONFIDENCE:
+        row = table().get((people, float(accuracy), releases))
+        if row is not None:
+            return row
+    return _computed(people, releases, accuracy, confidence)
+
+
+def _computed(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
+    eps, delta = release_epsilon(accuracy, confidence), planner_delta(people)
+    mu = math.sqrt(releases) / gaussian_std_for(accuracy, confidence)      # k releases: μ√k-GDP, μ = 1/σ
+    return (optimal_composition(releases, eps, delta)[0], _exact_or_inf(releases, eps, delta),
+            gdp_epsilon(delta, mu))
+
+
+def _exact_or_inf(k: int, epsilon: float, delta: float) -> float:
+    """:func:`~dpteach.exact_laplace_epsilon`, or ∞ where it refuses: a total over a few hundred, beyond what the
+    privacy loss distribution computes (e^(−ε) nears the smallest double). Such a total is above
+    :data:`EXACT_BEYOND`, kε bounds it, and no plan would spend that much. (Its other refusals, of a bad k, ε
+    or δ, cannot happen here: the planner has checked them.)"""
+    try:
+        return exact_laplace_epsilon(k, epsilon, delta)
+    except ValueError:
+        if k * epsilon <= EXACT_BEYOND:
+            raise
+        return math.inf
+
+
+#: planner_totals.csv's header.
+_HEADER = "people,accuracy,releases,optimal,exact,gaussian"
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> dict[tuple[int, float, int], tuple[float, float, float]]:
+    """The planner's grid, from dpteach/data/planner_totals.csv: (optimal, exact, gaussian) by (people, accuracy,
+    releases), each as :func:`plan_budget` would compute it (∞ for an exact total it does not compute)."""
+    text = resources.files("dpteach").joinpath("data", "planner_totals.csv").read_text(encoding="ascii")
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    if lines[0] != _HEADER:
+        raise ValueError("planner_totals.csv has an unexpected header: rebuild it "
+                         "(python dpteach/data/rebuild_planner_table.py)")
+    out = {}
+    for ln in lines[1:]:
+        n, a, k, *values = ln.split(",")
+        out[(int(n), float(a), int(k))] = tuple(float(v) for v in values)
+    missing = [(n, a, k) for n in PLANNER_PEOPLE for a in PLANNER_ACCURACY for k in PLANNER_RELEASES
+               if (n, float(a), k) not in out]
+    if missing:
+        raise ValueError(f"planner_totals.csv lacks (people, accuracy, releases) = {missing[:3]}…: rebuild it")
+    return out
+
+
+def table_rows() -> list[str]:
+    """planner_totals.csv's lines: every (people, accuracy, releases) of the grid, its totals written with repr."""
+    lines = ["# The budget planner's grid (dpteach.planner): at delta = 0.01/people, the total epsilon of k counts",
+             "# each within +-accuracy at 95% (Laplace: eps = ln(20)/accuracy each; Gaussian: sigma = accuracy/1.96):",
+             "# optimal composition, exact (inf: beyond the accountant), Gaussian DP. Made by",
+             "# rebuild_planner_table.py; do not edit.",
+             _HEADER]
+    for n in PLANNER_PEOPLE:
+        for a in PLANNER_ACCURACY:
+            for k in PLANNER_RELEASES:
+                values = _computed(n, k, a, CONFIDENCE)
+                lines.append(f"{n},{a:g},{k}," + ",".join(repr(float(v)) for v in values))
+    return lines

@@ -1,0 +1,94 @@
+"""Figure for chapter 06's "Choosing ε and δ": the budget planner."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate
+from .._text import power_text
+from ..planner import EXACT_BEYOND, PLANNER_ACCURACY, PLANNER_PEOPLE, PLANNER_RELEASES, plan_budget
+from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+
+__all__ = ["BudgetPlannerFigure"]
+
+#: The accountings the planner draws: the BudgetPlan field, its label, its colour and marker.
+ACCOUNTINGS = (
+    ("basic", "basic: kε (Thm 3.16, pure)", "black", "o-"),
+    ("advanced", "advanced (Thm 3.20)", "orange", "s-"),
+    ("optimal", "optimal, any ε-DP (KOV 2015)", "purple", "v--"),
+    ("exact", "exact, these Laplace releases", "blue", "D-"),
+    ("gaussian", "Gaussian noise, same accuracy (GDP)", "green", "^--"),
+)
+
+
+def _short(value: float) -> str:
+    """A total for the title: three figures below 10,000, two and a power of ten above (3·10⁴), and "> 500"
+    for an exact total the accountant does not compute."""
+    if not np.isfinite(value):
+        return f"> {EXACT_BEYOND:g}"
+    return _number(value) if value < 10_000 else power_text(value)
+
+
+class BudgetPlannerFigure(_Updatable):
+    """k counts about the same n people, each within ±α at 95%: their total ε against k, five ways (log–log).
+
+    The accuracy fixes each Laplace release's ε = ln(20)/α (Fact 3.7), the data's size fixes δ = 1/(100 n)
+    (:func:`~dpteach.planner_delta`), and the curves give the total over the planner's numbers of releases:
+    basic composition kε (Theorem 3.16), advanced composition (Theorem 3.20, δ′ = δ), the optimal composition
+    theorem for any ε-DP mechanisms (Kairouz, Oh & Viswanath 2015), the exact total of these Laplace releases
+    (their privacy loss distribution), and Gaussian noise with the same 95% accuracy composed exactly in
+    Gaussian differential privacy (Dong, Roth & Su 2019); all but the first at δ. The numbers come from
+    :func:`~dpteach.plan_budget`, whose exact totals are precomputed on this grid.
+
+    The axes are fixed over every control's whole range (k from 1 to 10,000; totals from 10⁻³ to 10⁵: the
+    advanced bound leaves the top at large ε, where it is worse than kε anyway; the exact curve stops where the
+    total passes a few hundred, beyond its accountant). A frame moves the five curves, the k marker, its dots
+    and the title.
+    """
+
+    Y_LIMITS = (1e-3, 1e5)
+
+    def __init__(self) -> None:
+        self.ks = np.array(PLANNER_RELEASES, dtype=float)
+        self.fig, self.ax = new_figure(height=4.8)
+        with styled():
+            ax = self.ax
+            self.curves = {}
+            for field, label, colour, style in ACCOUNTINGS:
+                dashed = style.endswith("--")
+                (self.curves[field],) = ax.loglog(self.ks, self.ks, style, color=PALETTE[colour], label=label,
+                                                  ms=6 if field == "optimal" else 4, lw=1.6 if dashed else None)
+            self.marker = ax.axvline(1, color=PALETTE["sky"], lw=2, ls=":")
+            (self.dots,) = ax.plot([1] * len(ACCOUNTINGS), [1] * len(ACCOUNTINGS), "o", color=PALETTE["vermillion"],
+                                   ms=9, zorder=5, mfc="none", mew=2)
+            ax.set_xlim(self.ks[0] / 1.3, self.ks[-1] * 1.3)
+            ax.set_ylim(*self.Y_LIMITS)
+            ax.set_xlabel("k: counts released about the same people")
+            ax.set_ylabel("total ε")
+            ax.set_title(" \n \n ", fontsize="medium")      # three lines: the plan, the totals, the Gaussian
+            # below the axes: the k marker crosses the whole height, the curves the whole width
+            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
+            _plain_log_axes(ax)
+        self.dynamic = [*self.curves.values(), self.marker, self.dots, ax.title]
+
+    def update(self, people: int, releases: int, accuracy: float) -> dict:
+        n = _validate.integer("people", people, low=min(PLANNER_PEOPLE), high=max(PLANNER_PEOPLE))
+        k = _validate.integer("releases", releases, low=1, high=max(PLANNER_RELEASES))
+        a = _validate.real("accuracy", accuracy, low=min(PLANNER_ACCURACY), high=max(PLANNER_ACCURACY),
+                           low_open=False)
+        plans = [plan_budget(n, int(j), a) for j in PLANNER_RELEASES]
+        plan = plans[PLANNER_RELEASES.index(k)] if k in PLANNER_RELEASES else plan_budget(n, k, a)
+        for field, line in self.curves.items():
+            line.set_ydata([getattr(p, field) for p in plans])
+        totals = [getattr(plan, field) for field, *_ in ACCOUNTINGS]
+        self.marker.set_xdata([k, k])
+        self.dots.set_data([k] * len(totals), totals)
+        self.ax.title.set_text(
+            f"n = {n:,} (δ = {power_text(plan.delta)}), each count ±{a:g} at 95%: ε = {plan.per_release:.3g} each\n"
+            f"total ε of {k:,}: basic {_short(plan.basic)}, advanced {_short(plan.advanced)}, "
+            f"optimal {_short(plan.optimal)}\n"
+            f"exact {_short(plan.exact)}; Gaussian noise, same accuracy (σ = {plan.gaussian_std:.3g}): "
+            f"{_short(plan.gaussian)} (GDP)")
+        return {"people": n, "releases": k, "accuracy": a, "delta": plan.delta, "per_release": plan.per_release,
+                **{field: getattr(plan, field) for field, *_ in ACCOUNTINGS},
+                "gaussian_std": plan.gaussian_std, "gaussian_per_release": plan.gaussian_per_release}
