@@ -131,6 +131,31 @@ def test_png_bytes_renders_a_png():
     assert plots.png_bytes(fig.fig).startswith(b"\x89PNG")
 
 
+def test_a_figure_says_how_small_its_text_is_drawn():
+    """Every PNG a figure draws carries, in a tEXt chunk that image readers keep (Pillow's info), the size of its
+    smallest text in pixels of the image: its smallest font (a note asked "small") at the image's dpi. A slide
+    draws the figure large enough for that text to read; the projector style draws nothing below "small"."""
+    from matplotlib import font_manager
+
+    from dpteach.plots._render import png_text_px
+
+    blank = np.zeros((3, 4, 4), dtype=np.uint8)
+    assert png_text_px(encode_png(blank)) is None
+    assert PIL.Image.open(io.BytesIO(encode_png(blank, text_px=12.34))).info["dpteach:text-px"] == "12.3"
+    widget = dp.widgets.laplace_density()
+    smallest = 13 * font_manager.font_scalings["small"]          # the note's "small" of the laptop style's 13 pt
+    for png, dpi in ((widget.figure.png(), 80), (plots.png_bytes(widget.figure.fig, dpi=100), 100)):
+        assert png_text_px(png) == pytest.approx(smallest * dpi / 72, abs=0.06)
+    plots.presentation()
+    try:
+        loss = dp.widgets.composition_compared()            # its legend asks "x-small": drawn "small" for a room
+        assert png_text_px(loss.figure.png()) == pytest.approx(13 * 1.45 * font_manager.font_scalings["small"] * 100 / 72,
+                                                               abs=0.06)
+    finally:
+        plots.presentation(False)
+    assert font_manager.font_scalings["x-small"] < font_manager.font_scalings["small"]
+
+
 @pytest.mark.parametrize("deflate", ["isal", "zlib"])
 def test_encode_png_round_trips(deflate, monkeypatch):
     """Both deflate encoders (ISA-L's, and zlib's where isal is missing) write PNGs that decode to the pixels."""

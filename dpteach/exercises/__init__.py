@@ -7,7 +7,9 @@ checkers live in the module of that topic (``dpteach/exercises/T.py``); the shar
 (Feedback, numeric answers with known mistakes, multiple choice, functions the student
 writes) is in ``_base``, with the registry :data:`EXERCISES` of every exercise: its prompt, its
 precision (significant figures), and the parameter values a homework may use instead of the
-chapter's.
+chapter's. Every known mistake a checker names is registered in :data:`MISTAKES` (its name, why it is
+wrong, and the section that teaches the right step), and :func:`common_mistakes` lists them for a page;
+:func:`wrong_claims` lists the claims teaching material most often gets wrong.
 """
 
 from ._base import (
@@ -25,6 +27,7 @@ from ._base import (
     to_plain,
     tolerance,
 )
+from ._mistakes import CLAIMS, MISTAKES, common_mistakes, wrong_claims
 from .accuracy import (
     check_accuracy_bound,
     check_accuracy_bound_function,
@@ -139,4 +142,8 @@ __all__ = [
     "check_laplace_best_beta",
     "check_reconstruction_noise",
     "check_unnoised_threshold_ratio",
+    "MISTAKES",
+    "CLAIMS",
+    "common_mistakes",
+    "wrong_claims",
 ]

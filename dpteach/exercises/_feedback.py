@@ -46,11 +46,14 @@ class Mistake:
     """A wrong answer that a known mistake produces, and what to tell the student who gives it.
 
     ``value`` is computed the wrong way by the checker (e.g. with ``math.log10`` where the
-    theorem has ``ln``); ``message`` names the mistake without giving the right answer away.
+    theorem has ``ln``); ``message`` names the mistake without giving the right answer away;
+    ``name`` is the mistake's entry in the registry of named mistakes (:mod:`._mistakes`: "log10 for
+    ln", "b² for 2b²", …), whose one-line why and section a page of common mistakes lists.
     """
 
     value: float
     message: str
+    name: str | None = None
 
 
 def _looks_numeric(text: str) -> bool:

@@ -24,24 +24,28 @@ def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -
     """Theorem 3.8's bound ln(k/β)·Δf/ε, computed the usual wrong ways."""
     b = laplace_scale(sensitivity, epsilon)
     confidence = [Mistake(math.log(k / (1 - beta)) * b, "you used the confidence 1 − β where the failure "
-                                                        "probability β belongs.")] if beta < 1 else []
+                                                        "probability β belongs.",
+                          name="the complementary event")] if beta < 1 else []
     return [
         Mistake(math.log10(k / beta) * b, "you used log10. Theorem 3.8 (through Fact 3.7, Pr[|Y| ≥ t·b] = e^−t) "
-                                          "uses the natural logarithm ln."),
-        Mistake(math.log2(k / beta) * b, "you used log2. Theorem 3.8 uses the natural logarithm ln."),
+                                          "uses the natural logarithm ln.", name="log10 for ln"),
+        Mistake(math.log2(k / beta) * b, "you used log2. Theorem 3.8 uses the natural logarithm ln.",
+                name="log10 for ln"),
         Mistake(math.log(1 / beta) * b, "ln(1/β) bounds ONE noise (Fact 3.7). For the largest of k noises the union "
-                                        "bound gives each noise a tail of β/k."),
-        Mistake(math.log(k / beta) * sensitivity, "you forgot to divide by ε: the noise scale is b = Δf/ε."),
+                                        "bound gives each noise a tail of β/k.",
+                name="one noise for the largest of k"),
+        Mistake(math.log(k / beta) * sensitivity, "you forgot to divide by ε: the noise scale is b = Δf/ε.",
+                name="÷ε forgotten"),
         Mistake(math.log(k / beta) * sensitivity * epsilon, "you multiplied by ε; the noise scale is b = Δf/ε, "
-                                                           "Δf divided by ε."),
-        Mistake(math.log(k / beta) / epsilon, "you left out Δf: the noise scale is b = Δf/ε."),
+                                                           "Δf divided by ε.", name="×ε for ÷ε"),
+        Mistake(math.log(k / beta) / epsilon, "you left out Δf: the noise scale is b = Δf/ε.", name="Δf left out"),
         Mistake(math.log(2 * k / beta) * b, "Fact 3.7 already bounds |Y|, both tails at once: no factor 2 goes "
-                                            "inside the logarithm."),
+                                            "inside the logarithm.", name="the two sides miscounted"),
         Mistake(math.log(k * beta) * b, "you wrote ln(k·β): the union bound shares β out over the k noises (β/k "
-                                        "each), it does not multiply it."),
+                                        "each), it does not multiply it.", name="the union bound turned around"),
         Mistake(k * math.log(1 / beta) * b, "k belongs inside the logarithm: the union bound multiplies the "
                                             "probability by k, and Fact 3.7 turns probability into distance "
-                                            "through a logarithm."),
+                                            "through a logarithm.", name="the union bound turned around"),
     ] + confidence
 
 
@@ -56,7 +60,8 @@ def check_accuracy_bound(answer, k: int = 1_000, beta: float = 0.01, epsilon: fl
     expected = laplace_accuracy_bound(k, beta, 1, epsilon)
     mistakes = _bound_mistakes(k, beta, 1, epsilon) + [
         Mistake(laplace_accuracy_bound(k, beta, k, epsilon),
-                "you used Δf = k, as for k arbitrary counts. A histogram's cells are disjoint: Δf = 1."),
+                "you used Δf = k, as for k arbitrary counts. A histogram's cells are disjoint: Δf = 1.",
+                name="k counts' Δf for a histogram"),
     ]
     return compare(answer, expected,
                    f"ln(k/β)·Δf/ε = ln({k:,}/{beta:g}) · 1/{epsilon:g} = {expected:.4f}.",
@@ -75,17 +80,18 @@ def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon:
     expected = k * laplace_tail(error * epsilon)
     mistakes = [
         Mistake(laplace_tail(error * epsilon), "that is the tail of ONE noise (Fact 3.7). The union bound over the "
-                                               "k names multiplies it by k."),
-        Mistake(k * 10 ** (-error * epsilon), "you undid a log10. Theorem 3.8's logarithm is natural."),
+                                               "k names multiplies it by k.", name="one noise for the largest of k"),
+        Mistake(k * 10 ** (-error * epsilon), "you undid a log10. Theorem 3.8's logarithm is natural.",
+                name="log10 for ln"),
         Mistake(1 - expected, "that is the probability that the bound holds, 1 − β. The question asks for the "
-                              "failure probability β."),
+                              "failure probability β.", name="the complementary event"),
         Mistake(laplace_tail(error * epsilon) / k, "you divided by k: the union bound over the k names multiplies "
-                                                  "the one-noise tail by k."),
-        Mistake(k * math.exp(-error), "you left out ε: Theorem 3.8's bound has Δf/ε in it."),
+                                                  "the one-noise tail by k.", name="the union bound turned around"),
+        Mistake(k * math.exp(-error), "you left out ε: Theorem 3.8's bound has Δf/ε in it.", name="÷ε forgotten"),
         Mistake(k * math.exp(-error / epsilon), "ε is on the wrong side: the bound is ln(k/β)·Δf/ε, so solving "
-                                                "for β multiplies the error by ε."),
+                                                "for β multiplies the error by ε.", name="×ε for ÷ε"),
         Mistake(k * math.exp(-error * epsilon) / 2, "that halves the tail: Fact 3.7's Pr[|Y| ≥ t·b] = e^(−t) counts "
-                                                    "both sides already."),
+                                                    "both sides already.", name="the two sides miscounted"),
     ]
     return compare(answer, expected,
                    f"ln(k/β)/ε = {error:g} gives β = k·e^(−{error:g}ε) = {expected:.4f}: the theorem then "
@@ -104,13 +110,16 @@ def check_dominance_threshold(answer, cap: int = 3, epsilon: float = 0.5) -> Fee
     expected = histogram_noise(cap, epsilon, 1).crossover
     b = cap / epsilon
     mistakes = [
-        Mistake(b**2, "the variance of Lap(b) is 2b², not b²."),
+        Mistake(b**2, "the variance of Lap(b) is 2b², not b².", name="b² for 2b²"),
         Mistake(math.sqrt(2) * b, "you set n equal to the DP standard deviation √2·b. Compare like with like: "
-                                  "the sampling variance n against the DP variance."),
-        Mistake(2 * (1 / epsilon) ** 2, "you used Δf = 1. Capping each user at c conversions makes Δf = c."),
-        Mistake(2 * (cap * epsilon) ** 2, "you multiplied by ε; the noise scale is b = Δf/ε."),
-        Mistake(b, "that is the noise scale b = c/ε. Compare variances: the Laplace variance is not b."),
-        Mistake(2 * b, "the variance of Lap(b) is 2b²: square b first."),
+                                  "the sampling variance n against the DP variance.",
+                name="the wrong measure of spread"),
+        Mistake(2 * (1 / epsilon) ** 2, "you used Δf = 1. Capping each user at c conversions makes Δf = c.",
+                name="Δf = 1 where one person moves more"),
+        Mistake(2 * (cap * epsilon) ** 2, "you multiplied by ε; the noise scale is b = Δf/ε.", name="×ε for ÷ε"),
+        Mistake(b, "that is the noise scale b = c/ε. Compare variances: the Laplace variance is not b.",
+                name="the wrong measure of spread"),
+        Mistake(2 * b, "the variance of Lap(b) is 2b²: square b first.", name="b² for 2b²"),
     ]
     return compare(answer, expected,
                    f"Δf = c = {cap}, so the DP variance is 2(c/ε)² = 2·{cap / epsilon:g}² = {expected:g}; "

@@ -28,17 +28,20 @@ def check_randomized_response_estimate(answer, yes: int = 600, n: int = 1_000, o
     q_raw = 1 / (1 + math.exp(-odds))                     # ε = odds typed for ε = ln(odds)
     mistakes = [
         Mistake(share, f"{share:g} is the raw share of yes reports. A share 1 − q of the reports is flipped, which "
-                       "pulls the share towards 1/2: undo that."),
-        Mistake(share / (2 * q - 1), "the flipped reports' share 1 − q is not subtracted first."),
+                       "pulls the share towards 1/2: undo that.", name="randomized response not undone"),
+        Mistake(share / (2 * q - 1), "the flipped reports' share 1 − q is not subtracted first.",
+                name="randomized response not undone"),
         Mistake(share - (1 - q), "the flipped reports are subtracted, but the result is not rescaled: the share of "
-                                 "yes reports moves by only 2q − 1 per unit of p."),
+                                 "yes reports moves by only 2q − 1 per unit of p.",
+                name="randomized response not undone"),
         Mistake((share - (1 - q)) / q, "that divides by q. The share of yes reports moves by 2q − 1 per unit of p, "
-                                       "not by q."),
+                                       "not by q.", name="randomized response not undone"),
         Mistake((share - (1 - q_raw)) / (2 * q_raw - 1), f"that uses ε = {odds:g}. The exercise has ε = ln {odds:g}, "
-                                                         f"so e^ε = {odds:g}."),
-        Mistake(1 - expected, "that estimates the proportion of *no*. The question asks for yes."),
+                                                         f"so e^ε = {odds:g}.", name="a ratio for its logarithm"),
+        Mistake(1 - expected, "that estimates the proportion of *no*. The question asks for yes.",
+                name="the share of no for yes"),
         Mistake((share - q) / (1 - 2 * q), "q and 1 − q are swapped: a report is truthful with probability "
-                                           "q = e^ε/(1 + e^ε), the larger one."),
+                                           "q = e^ε/(1 + e^ε), the larger one.", name="q and 1 − q swapped"),
     ]
     return compare(answer, expected,
                    f"q = e^ε/(1 + e^ε) = {q:g}, so p̂ = ({share:g} − {1 - q:g}) / (2·{q:g} − 1) = {expected:g}.",
@@ -61,14 +64,17 @@ def check_purchase_sensitivity(answer, categories: int = 4) -> Feedback:
     expected = l1_sensitivity(lambda x: x @ member, universe, max_size=1)
     mistakes = [
         Mistake(1.0, "Δf = 1 holds when each customer is counted once. Here one customer can be in every "
-                     "category at once."),
+                     "category at once.", name="Δf = 1 where one person moves more"),
         Mistake(3.0, "3 is the example customer's count. Δf is the worst case over all customers: how many "
-                     "categories can one customer be in?"),
+                     "categories can one customer be in?", name="an example for the worst case"),
         Mistake(float(universe.size), "that counts the kinds of customer (sets of categories). Δf is how much "
-                                      "one customer can change the counts, in ℓ1."),
-        Mistake(math.sqrt(categories), "that is the ℓ2-sensitivity. The Laplace mechanism uses the ℓ1 norm."),
+                                      "one customer can change the counts, in ℓ1.",
+                name="Δf counted over the queries, not one person"),
+        Mistake(math.sqrt(categories), "that is the ℓ2-sensitivity. The Laplace mechanism uses the ℓ1 norm.",
+                name="ℓ2 for ℓ1"),
         Mistake(2.0 * categories, "that doubles the change, as if one customer were removed and another added. "
-                                  "Definition 3.1's neighbours differ by ONE customer."),
+                                  "Definition 3.1's neighbours differ by ONE customer.",
+                name="replace-one for add/remove"),
     ]
     return compare(answer, expected,
                    f"one customer can be counted in all {categories} categories, so Δf = {expected:g} "
@@ -91,19 +97,23 @@ def check_dpsgd_noise_scale(answer, clip: float = 0.5, epsilon: float = 2.0, ste
     both = math.isclose(replace_one, no_clip, rel_tol=1e-9)
     mistakes = [
         Mistake(clip / epsilon, f"{clip / epsilon:g} = C/ε spends the whole ε on one step. There are {steps} "
-                                "steps, and their ε add up (Theorem 3.16)."),
+                                "steps, and their ε add up (Theorem 3.16).", name="the budget not shared"),
         Mistake(replace_one, ("that is the scale for replace-one neighbours, whose gradient sum can move by 2C — "
                               "or, the same number here, a scale without the clip C. " if both else
                               "that is the scale for replace-one neighbours, whose gradient sum can move by 2C. ")
-                + "Here neighbours add or remove one example, so the clipped sum moves by at most C: Δf = C."),
-        Mistake(no_clip, "the clip C is missing: the clipped gradient sum's Δf is C."),
+                + "Here neighbours add or remove one example, so the clipped sum moves by at most C: Δf = C.",
+                name="replace-one for add/remove"),
+        Mistake(no_clip, "the clip C is missing: the clipped gradient sum's Δf is C.", name="Δf left out"),
         Mistake(clip / (epsilon * steps), "that divides by T twice over: each step gets ε/T, and the scale "
-                                          "Δf/(ε/T) is larger than C/ε, not smaller."),
+                                          "Δf/(ε/T) is larger than C/ε, not smaller.",
+                name="the k releases counted twice"),
         Mistake(clip * math.sqrt(steps) / epsilon, "that scales with √T, as advanced composition or a moments "
                                                    "accountant would. The exercise uses basic composition: ε/T "
-                                                   "per step."),
-        Mistake(clip * steps * epsilon, "that multiplies by ε. The Laplace scale is Δf/ε_step: it divides."),
-        Mistake(epsilon / (clip * steps), "that is upside down: the Laplace scale is Δf divided by ε_step."),
+                                                   "per step.", name="advanced composition where only basic holds"),
+        Mistake(clip * steps * epsilon, "that multiplies by ε. The Laplace scale is Δf/ε_step: it divides.",
+                name="×ε for ÷ε"),
+        Mistake(epsilon / (clip * steps), "that is upside down: the Laplace scale is Δf divided by ε_step.",
+                name="Δf/ε upside down"),
     ]
     return compare(answer, expected,
                    f"each step gets ε/T = {epsilon / steps:g}; the clipped sum has Δf = C = {clip:g}, so "

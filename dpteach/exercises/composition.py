@@ -28,16 +28,20 @@ def check_session_spend(answer, north: float = 0.3, south: float = 0.5, whole: f
     mistakes = [
         Mistake(north + south + whole, "that is sequential composition of all three (Theorem 3.16). The two "
                                        "districts are disjoint: nobody is in both, so they compose in parallel and "
-                                       "cost the larger ε, not the sum."),
+                                       "cost the larger ε, not the sum.", name="sequential for parallel"),
         Mistake(max(north, south, whole), "that charges only the largest ε. Parallel composition applies to the two "
                                           "disjoint districts; the count of the whole town asks about the same people "
-                                          "again, so its ε adds on top (sequential composition)."),
+                                          "again, so its ε adds on top (sequential composition).",
+                name="parallel for sequential"),
         Mistake(north + south, "that is the two districts added up and the whole-town count forgotten: the "
-                               "districts are disjoint (parallel: the larger ε), and the third query adds its own ε."),
+                               "districts are disjoint (parallel: the larger ε), and the third query adds its own ε.",
+                name="sequential for parallel"),
         Mistake(min(north, south) + whole, "parallel composition costs the LARGEST ε of the disjoint parts, not the "
-                                           "smallest: the people of the costlier district lose that much."),
+                                           "smallest: the people of the costlier district lose that much.",
+                name="the smallest part of a parallel release"),
         Mistake(max(north, south), "that is the two districts in parallel, with the whole-town count forgotten: it "
-                                   "asks about the same people again, and its ε adds on top."),
+                                   "asks about the same people again, and its ε adds on top.",
+                name="a release left out of the total"),
     ]
     return compare(answer, expected,
                    f"the districts are disjoint, so together they cost max({north:g}, {south:g}) = {max(north, south):g} "
@@ -67,14 +71,17 @@ def check_queries_bought(answer, total: float = 1.0, epsilon: float = 0.02, delt
 
     mistakes = [
         Mistake(basic, "that is basic composition (Theorem 3.16: kε ≤ ε′). The exercise asks what advanced "
-                       "composition (Theorem 3.20) allows, at the price of δ′."),
+                       "composition (Theorem 3.20) allows, at the price of δ′.",
+                name="basic composition where a δ′ buys more"),
         Mistake(first_term_only, "that solves the √(2k ln(1/δ′))·ε term alone. Theorem 3.20's ε′ has a second "
-                                 "term, kε(e^ε − 1), which grows linearly in k."),
-        Mistake(largest(math.log10), "that uses log10. Theorem 3.20 has the natural logarithm, ln(1/δ′)."),
+                                 "term, kε(e^ε − 1), which grows linearly in k.",
+                name="Theorem 3.20's second term left out"),
+        Mistake(largest(math.log10), "that uses log10. Theorem 3.20 has the natural logarithm, ln(1/δ′).",
+                name="log10 for ln"),
         Mistake(expected + 1, "that rounds k* up: at that k the composed ε exceeds ε′. The number of queries is the largest whole "
-                "k that still fits, so round the solution down."),
+                "k that still fits, so round the solution down.", name="a whole number rounded up"),
         Mistake(largest(lambda x: math.log(x * x)), "that uses ln(1/δ′²) (or 2·ln(1/δ′) under the root twice): "
-                                                   "Theorem 3.20 has √(2k ln(1/δ′))."),
+                                                   "Theorem 3.20 has √(2k ln(1/δ′)).", name="ln(1/δ′) doubled"),
     ]
     value = as_number(answer)
     if isinstance(value, float) and not value.is_integer() and expected < value < expected + 1:
@@ -103,17 +110,18 @@ def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
     full = laplace_scale(1.0, epsilon)             # the scale at the full ε, Δf/ε
     mistakes = [
         Mistake(2 * b**2, "that is the variance of one answer at ε/2. The average of two independent answers has "
-                          "half the variance of one."),
+                          "half the variance of one.", name="averaging left out"),
         Mistake(2 * (2 * b**2), "that is the variance of the sum of the two answers. The average divides the sum "
-                                "by 2, so its variance by 4."),
+                                "by 2, so its variance by 4.", name="averaging left out"),
         Mistake(2 * full**2, "that is the variance of one answer at the full ε, 2(Δf/ε)² — or, the same number, a "
                              "variance of 2b² divided by 4, b² halved, or (at some ε) the average's standard "
                              "deviation. Each answer here has noise Lap(Δf/(ε/2)), of variance 2b², and averaging two "
-                             "independent ones halves it."),
+                             "independent ones halves it.", name="the budget not shared"),
         Mistake(2 * full**2 / 2, "that uses the scale Δf/ε for each answer, the scale at the full ε. Each answer "
-                                 "spends only ε/2, so its scale is Δf/(ε/2)."),
-        Mistake(math.sqrt(expected), "that is a standard deviation. The question asks for the variance."),
-        Mistake(b, "that is the scale b of one answer's noise, not a variance."),
+                                 "spends only ε/2, so its scale is Δf/(ε/2).", name="the budget not shared"),
+        Mistake(math.sqrt(expected), "that is a standard deviation. The question asks for the variance.",
+                name="the wrong measure of spread"),
+        Mistake(b, "that is the scale b of one answer's noise, not a variance.", name="the wrong measure of spread"),
     ]
     return compare(answer, expected,
                    f"each answer has noise Lap(2/ε) = Lap({b:g}), variance 2·{b:g}² = {2 * b**2:g}; the average of "
@@ -121,3 +129,4 @@ def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
                    "answer at ε.",
                    "Each answer at ε/2 has Laplace noise of scale Δf/(ε/2); what is the variance of Lap(b), and what "
                    "does averaging two independent answers do to it?", figures=3, mistakes=mistakes)
+

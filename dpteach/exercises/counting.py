@@ -63,18 +63,19 @@ def check_overlapping_bands_sensitivity(answer, bands: str = "0–29, 20–49, 4
     overlapping_pairs = sum(bool((queries[i] & queries[j]).any()) for i in range(m) for j in range(i + 1, m))
     mistakes = [
         Mistake(m, f"{m} is the number of bands. Δf = m holds only when one person can be counted by all m "
-                   "queries; is any age in all of them?"),
+                   "queries; is any age in all of them?", name="Δf counted over the queries, not one person"),
         Mistake(1, "Δf = 1 is a histogram's sensitivity, and these bands are not disjoint: an age in an overlap "
-                   "is counted by more than one band."),
+                   "is counted by more than one band.", name="Δf = 1 where one person moves more"),
         Mistake(overlapping_pairs, f"{overlapping_pairs} is how many pairs of bands overlap. Δf counts the bands "
-                                   "one person is in, not the overlaps."),
+                                   "one person is in, not the overlaps.",
+                name="Δf counted over the queries, not one person"),
         Mistake(float(queries.sum(axis=1).max()), "that is the number of ages in the widest band (a row sum of "
                                                   "the query matrix). Δf is a column sum: how many bands one "
-                                                  "age is in."),
+                                                  "age is in.", name="Δf counted over the queries, not one person"),
         Mistake(float(queries.sum()), "that adds up every band's ages. One person changes only the bands their "
-                                      "own age is in."),
+                                      "own age is in.", name="Δf counted over the queries, not one person"),
         Mistake(2 * expected, "that doubles the change, as if one person were removed and another added. "
-                              "Definition 3.1's neighbours differ by ONE record."),
+                              "Definition 3.1's neighbours differ by ONE record.", name="replace-one for add/remove"),
     ]
     return compare(answer, expected,
                    f"the most bands any one age is in is {expected:g}, so one person changes at most {expected:g} "
@@ -95,17 +96,21 @@ def check_count_relative_error(answer, count: int = 5_000, n: int = 1_000_000, e
     expected = b / count
     mistakes = [
         Mistake(b / n, "you divided by n, the size of the database. The error is relative to the count itself; "
-                       "n plays no part."),
-        Mistake(epsilon / count, "you multiplied by ε: the noise scale of a count is b = Δf/ε, Δf divided by ε."),
-        Mistake(b, "that is the absolute error E|Y| = b. The question asks for it relative to the count."),
+                       "n plays no part.", name="relative to n, not to the count"),
+        Mistake(epsilon / count, "you multiplied by ε: the noise scale of a count is b = Δf/ε, Δf divided by ε.",
+                name="×ε for ÷ε"),
+        Mistake(b, "that is the absolute error E|Y| = b. The question asks for it relative to the count.",
+                name="the absolute error for the relative one"),
         Mistake(100 * expected, "that looks like a percentage. Give the relative error as a fraction, "
-                                "not in percent."),
+                                "not in percent.", name="a percentage for a fraction"),
         Mistake(2 * b**2 / count, "you used the variance 2b². The expected absolute error of Lap(b) is "
-                                  "E|Y| = b."),
+                                  "E|Y| = b.", name="the wrong measure of spread"),
         Mistake(math.sqrt(2) * b / count, "you used the standard deviation √2·b. The expected absolute error "
-                                          "of Lap(b) is E|Y| = b itself."),
-        Mistake(count / b, "you divided the count by the error; the relative error is error ÷ count."),
-        Mistake(b / (count + n), "the error is relative to the count alone; n plays no part."),
+                                          "of Lap(b) is E|Y| = b itself.", name="the wrong measure of spread"),
+        Mistake(count / b, "you divided the count by the error; the relative error is error ÷ count.",
+                name="the absolute error for the relative one"),
+        Mistake(b / (count + n), "the error is relative to the count alone; n plays no part.",
+                name="relative to n, not to the count"),
     ]
     return compare(answer, expected,
                    f"E|Y| = b = 1/ε = {b:g} people whatever n is, so the relative error is "
@@ -131,18 +136,20 @@ def check_derived_count_std(answer, threshold: int = 60, epsilon: float = 1.0) -
     direct = histogram_noise(9, epsilon, 9)          # "age ≥ t" asked among the nine cumulative counts
     mistakes = [
         Mistake(cells * per_cell.variance, "that is the variance of the sum. The question asks for the standard "
-                                           "deviation, its square root."),
-        Mistake(math.sqrt(cells * b**2), "the variance of Lap(b) is 2b², not b²."),
+                                           "deviation, its square root.", name="the wrong measure of spread"),
+        Mistake(math.sqrt(cells * b**2), "the variance of Lap(b) is 2b², not b².", name="b² for 2b²"),
         Mistake(cells * per_cell.std, f"you added the {cells} standard deviations. Independent noises add their "
-                                      "variances, not their standard deviations."),
+                                      "variances, not their standard deviations.", name="standard deviations added"),
         Mistake(per_cell.std, f"that is one cell's standard deviation; the derived count adds {cells} cells' "
-                              "independent noises."),
+                              "independent noises.", name="a derived count's noises miscounted"),
         Mistake(cells * b, f"that adds the {cells} scales b (each cell's E|Y|). The standard deviation of Lap(b) is "
-                           "√2·b, and independent variances add."),
+                           "√2·b, and independent variances add.", name="standard deviations added"),
         Mistake(direct.std, "that is the standard deviation of the count asked directly among the nine "
-                            "cumulative counts, with Lap(9/ε). Here it is computed from the histogram."),
+                            "cumulative counts, with Lap(9/ε). Here it is computed from the histogram.",
+                name="a derived count's noises miscounted"),
         Mistake(math.sqrt((cells + 1) * per_cell.variance), f"that adds {cells + 1} cells; from {threshold} up to "
-                                                            f"99 there are {cells}."),
+                                                            f"99 there are {cells}.",
+                name="a derived count's noises miscounted"),
     ]
     return compare(answer, expected,
                    f"each cell's noise has variance 2(1/ε)² = {per_cell.variance:g}; independent variances add, "
@@ -188,14 +195,15 @@ def _describe_counting(case: Case, got) -> str:
         return f"Return one number (Δf), not an array of shape {value.shape}."
     wrong = [
         (a.sum(axis=1).max(), "Your output equals the largest ROW sum, how many record types one query counts. Δf asks "
-                              "how many queries one record type (one person) is counted in."),
+                              "how many queries one record type (one person) is counted in.", "Δf counted over the queries, not one person"),
         (a.shape[0], "Your output equals the number of queries m. Δf = m only when one person can be counted by every "
-                     "query; read the columns."),
+                     "query; read the columns.", "Δf counted over the queries, not one person"),
         (a.sum(), "Your output equals the sum of the whole matrix. One person changes only the answers of the queries "
-                  "that count their own type: one column."),
-        (1.0, "Your output is 1, and Δf = 1 holds only when the queries are disjoint (a histogram)."),
+                  "that count their own type: one column.", "Δf counted over the queries, not one person"),
+        (1.0, "Your output is 1, and Δf = 1 holds only when the queries are disjoint (a histogram).",
+         "Δf = 1 where one person moves more"),
     ]
-    named = matching_mistake(float(value), case.expected, [Mistake(float(v), m) for v, m in wrong])
+    named = matching_mistake(float(value), case.expected, [Mistake(float(v), m, n) for v, m, n in wrong])
     return "" if named is None else named
 
 

@@ -35,12 +35,15 @@ def check_exact_releases(answer, total: float = 2.0, epsilon: float = 0.04, delt
     expected = counts["exact"]
     mistakes = [
         Mistake(counts["basic"], "that is basic composition (kε ≤ total): right for pure ε-DP, but the question "
-                                 "allows δ, and then the exact accounting of these Laplace releases buys more."),
+                                 "allows δ, and then the exact accounting of these Laplace releases buys more.",
+                name="basic composition where a δ′ buys more"),
         Mistake(counts["advanced"], "that is advanced composition (Theorem 3.20): a bound for ANY ε-DP mechanisms. "
-                                    "The exact privacy loss distribution of these Laplace releases is tighter."),
+                                    "The exact privacy loss distribution of these Laplace releases is tighter.",
+                name="a looser accounting than asked"),
         Mistake(counts["optimal"], "that is the optimal composition theorem (Kairouz, Oh & Viswanath), the exact "
                                    "count for the worst ε-DP mechanism, randomized response. The question asks "
-                                   "about these Laplace releases: use their own privacy loss distribution."),
+                                   "about these Laplace releases: use their own privacy loss distribution.",
+                name="a looser accounting than asked"),
     ]
     value = as_number(answer)
     if isinstance(value, float) and not value.is_integer():

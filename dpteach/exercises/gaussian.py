@@ -29,15 +29,17 @@ def check_gaussian_sigma_for_counts(answer, k: int = 100, epsilon: float = 1.0, 
     mistakes = [
         Mistake(gaussian_sigma(float(k), epsilon, delta),
                 "that calibrates to Δ₁f = k, the ℓ1-sensitivity. The Gaussian mechanism uses the ℓ2-sensitivity: "
-                "the Euclidean length of the change (1, …, 1)."),
-        Mistake(unit, "that is σ for Δ₂f = 1, one count. Here one person changes all k counts at once."),
+                "the Euclidean length of the change (1, …, 1).", name="ℓ1 for ℓ2"),
+        Mistake(unit, "that is σ for Δ₂f = 1, one count. Here one person changes all k counts at once.",
+                name="Δf = 1 where one person moves more"),
         Mistake(classical_gaussian_constant(delta) * l2 / epsilon,
                 "that is Theorem 3.22's σ = c·Δ₂f/ε with c = √(2 ln(1.25/δ)). The exercise asks for the analytic "
-                "(exact) σ of Balle & Wang, which is smaller."),
-        Mistake(expected**2, "that is a variance, σ². The question asks for σ."),
-        Mistake(k / epsilon, "that is the Laplace mechanism's scale Δ₁f/ε. The question asks for the Gaussian σ."),
+                "(exact) σ of Balle & Wang, which is smaller.", name="Theorem 3.22's σ for the analytic σ"),
+        Mistake(expected**2, "that is a variance, σ². The question asks for σ.", name="the wrong measure of spread"),
+        Mistake(k / epsilon, "that is the Laplace mechanism's scale Δ₁f/ε. The question asks for the Gaussian σ.",
+                name="the Laplace scale for the Gaussian σ"),
         Mistake(l2 / epsilon, "that is Δ₂f/ε, without the factor that δ brings: the analytic Gaussian's σ for a "
-                              "given δ is larger."),
+                              "given δ is larger.", name="σ without δ"),
     ]
     return compare(answer, expected,
                    f"Δ₂f = √{k} = {l2:g}, and σ is proportional to Δ₂f: {l2:g} × {unit:.4f} = {expected:.3f} "
@@ -60,15 +62,18 @@ def check_laplace_delta(answer, scale: float = 2.0, epsilon: float = 0.25) -> Fe
     z_star = (1 - epsilon * scale) / 2            # the privacy loss exceeds ε exactly for outputs below z*
     mistakes = [
         Mistake(0.0, f"δ = 0 holds from ε = 1/b = {1 / scale:g} on. At the smaller ε = {epsilon:g} the privacy "
-                     "loss exceeds ε on some outputs, so δ > 0."),
+                     "loss exceeds ε on some outputs, so δ > 0.", name="Laplace's δ(ε) miscomputed"),
         Mistake(math.exp(gap / 2), "that is a ratio e^(…), not the gap between the two probabilities: δ is what is "
-                                   "left of the worst event's probability after the e^ε factor."),
+                                   "left of the worst event's probability after the e^ε factor.",
+                name="Laplace's δ(ε) miscomputed"),
         Mistake(1 - math.exp(gap), "the /2 in the exponent is missing: the worst event ends half-way where the loss "
-                                   "crosses ε, between the two answers."),
-        Mistake(1 - math.exp(epsilon - scale), "that uses b where the loss cap is 1/b: Lap(b) is (1/b)-DP."),
+                                   "crosses ε, between the two answers.", name="Laplace's δ(ε) miscomputed"),
+        Mistake(1 - math.exp(epsilon - scale), "that uses b where the loss cap is 1/b: Lap(b) is (1/b)-DP.",
+                name="Laplace's δ(ε) miscomputed"),
         Mistake(float(laplace_cdf(z_star, scale)),
                 "that is Pr[L > ε], the probability that the privacy loss exceeds ε. δ(ε) is smaller: it is "
-                "E[(1 − e^(ε − L))₊], which weighs each output by how far its loss exceeds ε."),
+                "E[(1 − e^(ε − L))₊], which weighs each output by how far its loss exceeds ε.",
+                name="Pr[L > ε] for δ"),
     ]
     return compare(answer, expected,
                    f"the loss is capped at 1/b = {1 / scale:g}; below it δ(ε) = 1 − e^((ε − 1/b)/2) = "
@@ -87,17 +92,23 @@ def check_generalized_gaussian_variance(answer, p: float = 4.0, sigma: float = 2
     expected = generalized_gaussian_variance(p, sigma)
     ratio = math.gamma(3 / p) / math.gamma(1 / p)
     mistakes = [
-        Mistake(math.sqrt(expected), "that is the standard deviation. The question asks for the variance."),
+        Mistake(math.sqrt(expected), "that is the standard deviation. The question asks for the variance.",
+                name="the wrong measure of spread"),
         Mistake(sigma**2, "that is σ², but σ is a scale, not a standard deviation: the variance is σ² times "
-                          "a ratio of Γ values that depends on p."),
-        Mistake(sigma**2 / 2, "σ²/2 is the variance at p = 2 (the Gaussian). Here p is different."),
-        Mistake(ratio, "σ² is missing: the variance scales with σ²."),
-        Mistake(sigma * ratio, "that uses σ where σ² belongs: the variance is a second moment and scales with σ²."),
+                          "a ratio of Γ values that depends on p.", name="the wrong Generalized Gaussian moment"),
+        Mistake(sigma**2 / 2, "σ²/2 is the variance at p = 2 (the Gaussian). Here p is different.",
+                name="the wrong Generalized Gaussian moment"),
+        Mistake(ratio, "σ² is missing: the variance scales with σ².", name="the wrong Generalized Gaussian moment"),
+        Mistake(sigma * ratio, "that uses σ where σ² belongs: the variance is a second moment and scales with σ².",
+                name="the wrong Generalized Gaussian moment"),
         Mistake(sigma * math.gamma(2 / p) / math.gamma(1 / p), "that is E|X|, the moment with r = 1. The "
-                                                               "variance is E|X|² (r = 2)."),
-        Mistake(2 * sigma**2, "2σ² is the Laplace variance (p = 1, scale σ). Here p is different."),
+                                                               "variance is E|X|² (r = 2).",
+                name="the wrong Generalized Gaussian moment"),
+        Mistake(2 * sigma**2, "2σ² is the Laplace variance (p = 1, scale σ). Here p is different.",
+                name="the wrong Generalized Gaussian moment"),
         Mistake(sigma**2 * math.gamma(1 / p) / math.gamma(3 / p), "the Γ ratio is upside down: Γ((r + 1)/p) is on "
-                                                                  "top, Γ(1/p) below."),
+                                                                  "top, Γ(1/p) below.",
+                name="the wrong Generalized Gaussian moment"),
     ]
     return compare(answer, expected,
                    f"σ² Γ(3/p)/Γ(1/p) = {sigma**2:g} × Γ({3 / p:g})/Γ({1 / p:g}) = {expected:.4f}: "

@@ -17,14 +17,14 @@ def _percentages(expected: float, mistakes: list[Mistake], figures: int = 3) -> 
     A mistake that gives the right answer here (to ``figures`` − 1 figures, where the checker drops it) gets
     no percentage twin, and two twins never share a value: a percentage names one mistake."""
     typed = [Mistake(100 * expected, "that looks like a percentage: the question asks for a probability, a number "
-                                     "between 0 and 1.")]
+                                     "between 0 and 1.", name="a percentage for a fraction")]
     for m in mistakes:
         if not 0 < m.value < 1 or abs(m.value - expected) <= tolerance(expected, figures - 1):
             continue
         if any(abs(100 * m.value - t.value) <= tolerance(t.value, figures) for t in typed):
             continue
         typed.append(Mistake(100 * m.value, f"that looks like a percentage (give a number between 0 and 1), and "
-                                            f"then: {m.message}"))
+                                            f"then: {m.message}", name="a percentage for a fraction"))
     return mistakes + typed
 
 
@@ -46,14 +46,15 @@ def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) ->
         Mistake(dp_tradeoff_limit(alpha, epsilon),
                 "that is the limit for EVERY ε-DP mechanism (the region α + e^ε·β ≥ 1, e^ε·α + β ≥ 1). The Laplace "
                 "mechanism's own curve lies strictly above it between its two straight ends: find the best "
-                "threshold test for this α."),
+                "threshold test for this α.", name="the mechanism's own curve for every mechanism's"),
         Mistake(1 - math.exp(epsilon) * alpha,
                 "that is the straight end β = 1 − e^ε·α, which holds only for α ≤ e^(−ε)/2, where the threshold is "
-                "above the larger count. At this α the threshold lies elsewhere."),
+                "above the larger count. At this α the threshold lies elsewhere.",
+                name="the wrong piece of the trade-off curve"),
         Mistake(1 - alpha, "that is a coin toss (β = 1 − α): what a test can do against ε = 0. The release does "
-                           "tell the attacker something."),
+                           "tell the attacker something.", name="a coin toss"),
         Mistake(math.exp(epsilon) / (4 * alpha), "the middle of the curve is e^(−ε)/(4α): the exponent's sign is "
-                                                 "flipped."),
+                                                 "flipped.", name="the wrong piece of the trade-off curve"),
     ]
     if alpha <= math.exp(-epsilon) / 2:
         branch = "α ≤ e^(−ε)/2, so the threshold lies above the larger count and β = 1 − e^ε·α"
@@ -93,18 +94,22 @@ def check_attribute_success(answer, epsilon: float = 0.8) -> Feedback:
                 "that treats the pair as ONE step at 2ε (group privacy) and takes that bound's best guess. 2ε "
                 "bounds how far the odds of one output can move, but both steps' constraints must hold at once, "
                 "through the database without Alice, and together they allow less: chain them, each on the set "
-                "of outputs where the guess is b and on its complement."),
+                "of outputs where the guess is b and on its complement.",
+                name="a replacement taken as one step at 2ε"),
         Mistake(best_success(epsilon), "that is the limit for membership (is Alice in?), one step. Changing Alice's "
                                        "record from a to b removes one person and adds another: two neighbour "
-                                       "steps."),
-        Mistake(math.exp(2 * epsilon), "that is the factor by which the odds can move, not a probability."),
+                                       "steps.", name="membership for an attribute"),
+        Mistake(math.exp(2 * epsilon), "that is the factor by which the odds can move, not a probability.",
+                name="a ratio bound for a probability"),
         Mistake(math.exp(epsilon), "that is e^ε, an odds factor (and at one step): the question asks for a "
-                                   "probability, for a record that changes, not a person who leaves."),
+                                   "probability, for a record that changes, not a person who leaves.",
+                name="a ratio bound for a probability"),
         Mistake(1 - 0.5 * math.exp(-epsilon / 2), "that is the best test against the Laplace mechanism on a count, "
                                                   "a particular mechanism whose count moves by 1; the question asks "
-                                                  "what the guarantee alone allows, for any ε-DP mechanism."),
+                                                  "what the guarantee alone allows, for any ε-DP mechanism.",
+                name="the mechanism's own curve for every mechanism's"),
         Mistake(best_success(epsilon / 2), "a replacement is two add/remove steps: the allowance grows with the "
-                                           "steps, it does not shrink."),
+                                           "steps, it does not shrink.", name="membership for an attribute"),
     ]
     return compare(answer, expected,
                    f"with q = Pr[guess b] on the database without Alice, one step each way gives Pr[right | a] ≤ "
@@ -142,22 +147,25 @@ def check_gdp_composed_beta(answer, k: int = 40, sigma: float = 8.0, alpha: floa
         Mistake(gdp_tradeoff(alpha, k / sigma),
                 "that adds the k releases' μ's. Each release moves the attacker's evidence by an independent "
                 "Gaussian amount; independent shifts combine like the sides of a right-angled triangle, not end "
-                "to end."),
+                "to end.", name="μ's added, not in quadrature"),
         Mistake(gdp_tradeoff(alpha, 1 / sigma),
-                "that is the curve of ONE release. The attacker sees all of them, and each tells a little more."),
+                "that is the curve of ONE release. The attacker sees all of them, and each tells a little more.",
+                name="one release for all of them"),
         Mistake(gdp_tradeoff(alpha, sigma * math.sqrt(k)),
                 "μ measures how far apart the two worlds are in units of the noise: the sensitivity divided by σ, "
-                "not σ itself. More noise must mean a smaller μ."),
+                "not σ itself. More noise must mean a smaller μ.", name="σ for μ"),
         Mistake(gdp_tradeoff(alpha, math.sqrt(k) / sigma ** 2),
-                "σ² is the variance; μ uses the standard deviation σ."),
+                "σ² is the variance; μ uses the standard deviation σ.", name="the wrong measure of spread"),
         Mistake(gdp_tradeoff(alpha, k / sigma ** 2),
-                "that uses the sum of the squared μ's as μ: take its square root."),
+                "that uses the sum of the squared μ's as μ: take its square root.",
+                name="μ's added, not in quadrature"),
         Mistake(gdp_tradeoff(1 - alpha, mu),
                 "the threshold is the (1 − α)-quantile of the standard normal (the test says y on its upper "
-                "tail), not the α-quantile."),
+                "tail), not the α-quantile.", name="the wrong normal quantile"),
         Mistake(1 - expected, "that is the test's power 1 − β (the chance it says y when it is y); the question "
-                              "asks for β, the chance it misses."),
-        Mistake(1 - alpha, "that is a coin toss (β = 1 − α): the releases do tell the attacker something."),
+                              "asks for β, the chance it misses.", name="the complementary event"),
+        Mistake(1 - alpha, "that is a coin toss (β = 1 − α): the releases do tell the attacker something.",
+                name="a coin toss"),
     ]
     mistakes = [m for m in candidates if abs(m.value - expected) > tolerance(expected, 2)]
     return compare(answer, expected,

@@ -24,11 +24,14 @@ def check_scale_for_count(answer, epsilon: float = 0.5) -> Feedback:
     expected = laplace_scale(sensitivity, epsilon)
     mistakes = [
         Mistake(sensitivity * epsilon, "you multiplied by ε (or computed ε/Δf). The scale is Δf divided by ε: "
-                                       "a smaller ε means more noise."),
-        Mistake(sensitivity, "that is Δf itself: you forgot to divide by ε."),
-        Mistake(math.sqrt(2) * expected, "that is the standard deviation √2·b of the noise, not its scale b."),
-        Mistake(2 * expected ** 2, "that is the variance 2b² of the noise, not its scale b."),
-        Mistake(expected ** 2, "that squares the scale; b itself is Δf divided by ε."),
+                                       "a smaller ε means more noise.", name="×ε for ÷ε"),
+        Mistake(sensitivity, "that is Δf itself: you forgot to divide by ε.", name="÷ε forgotten"),
+        Mistake(math.sqrt(2) * expected, "that is the standard deviation √2·b of the noise, not its scale b.",
+                name="the wrong measure of spread"),
+        Mistake(2 * expected ** 2, "that is the variance 2b² of the noise, not its scale b.",
+                name="the wrong measure of spread"),
+        Mistake(expected ** 2, "that squares the scale; b itself is Δf divided by ε.",
+                name="the wrong measure of spread"),
     ]
     return compare(answer, expected, f"b = Δf/ε = 1/{epsilon:g} = {expected:g}.",
                    "A count has Δf = 1; the scale is Δf divided by ε.", figures=3, mistakes=mistakes)
@@ -45,19 +48,23 @@ def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -
     expected = laplace_tail(t)
     mistakes = [
         Mistake(math.exp(-threshold), "you put the threshold itself into exp(−t). Fact 3.7 measures the "
-                                      "threshold in units of b: write it as t·b first."),
+                                      "threshold in units of b: write it as t·b first.",
+                name="the threshold not in units of b"),
         Mistake(math.exp(-threshold * scale), "you multiplied the threshold by b; write the threshold as t·b, "
-                                              "so t is the threshold divided by b."),
+                                              "so t is the threshold divided by b.",
+                name="the threshold not in units of b"),
         Mistake(1 - math.exp(-t), "that is Pr[|Y| < t·b], the probability of a SMALL draw; Fact 3.7 gives "
-                                  "the probability of a large one."),
-        Mistake(0.5 * math.exp(-t), "that is one tail only, Pr[Y ≥ t·b]; |Y| ≥ t·b happens on both sides."),
+                                  "the probability of a large one.", name="the complementary event"),
+        Mistake(0.5 * math.exp(-t), "that is one tail only, Pr[Y ≥ t·b]; |Y| ≥ t·b happens on both sides.",
+                name="the two sides miscounted"),
         Mistake(laplace_pdf(threshold, scale), "that is the density at the threshold, not the probability "
-                                               "of reaching it."),
+                                               "of reaching it.", name="a density for a probability"),
         Mistake(math.exp(-scale / threshold), "t is upside down: the threshold is t·b, so t is the threshold "
-                                              "divided by b."),
-        Mistake(math.exp(-t / 2), "that halves t; Fact 3.7's exponent is t itself, for |Y| ≥ t·b."),
+                                              "divided by b.", name="the threshold not in units of b"),
+        Mistake(math.exp(-t / 2), "that halves t; Fact 3.7's exponent is t itself, for |Y| ≥ t·b.",
+                name="the two sides miscounted"),
         Mistake(2 * math.exp(-t), "that doubles Fact 3.7's tail: e^(−t) already counts both sides, Y ≥ t·b and "
-                                  "Y ≤ −t·b."),
+                                  "Y ≤ −t·b.", name="the two sides miscounted"),
     ]
     return compare(answer, expected,
                    f"{threshold:g} = {t:g}·b, so Fact 3.7 gives exp(−{t:g}) = {expected:.4f}.",
@@ -77,15 +84,18 @@ def check_epsilon_for_std(answer, std: float = 10.0, sensitivity: float = 1.0) -
     expected = sensitivity * math.sqrt(2) / std
     mistakes = [
         Mistake(sensitivity / std, "you took the standard deviation to be b (variance b²). The variance of "
-                                   "Lap(b) is 2b², so the standard deviation is √2·b."),
+                                   "Lap(b) is 2b², so the standard deviation is √2·b.", name="b² for 2b²"),
         Mistake(sensitivity / math.sqrt(std / 2), f"you treated {std:g} as the variance; it is the standard "
-                                                  "deviation, √2·b."),
-        Mistake(sensitivity * 2 / std, "you took the standard deviation to be 2b; it is √(2b²) = √2·b."),
-        Mistake(std / (math.sqrt(2) * sensitivity), "that is b = Δf/ε itself, not ε: solve b = Δf/ε for ε."),
+                                                  "deviation, √2·b.", name="the wrong measure of spread"),
+        Mistake(sensitivity * 2 / std, "you took the standard deviation to be 2b; it is √(2b²) = √2·b.",
+                name="the wrong measure of spread"),
+        Mistake(std / (math.sqrt(2) * sensitivity), "that is b = Δf/ε itself, not ε: solve b = Δf/ε for ε.",
+                name="a scale for ε, or ε for a scale"),
         Mistake(sensitivity / (math.sqrt(2) * std), "√2 is on the wrong side: the standard deviation is √2·b, "
-                                                    "so b is the standard deviation divided by √2."),
+                                                    "so b is the standard deviation divided by √2.",
+                name="the wrong measure of spread"),
         Mistake(std / sensitivity, "that is the standard deviation itself, not ε: ε = Δf/b, and b comes from "
-                                   "the standard deviation."),
+                                   "the standard deviation.", name="a scale for ε, or ε for a scale"),
     ]
     hint = "The variance of Lap(b) is 2b², which gives b from the standard deviation; then ε = Δf/b."
     verdict = compare(answer, expected, f"std = √2·b = {std:g} means b = {std / math.sqrt(2):.4f}, "
@@ -113,19 +123,22 @@ def _known_cdf_mistakes(case: Case, got) -> str:
     x, b = case.args
     wrong = [
         (0.5 * math.exp(-abs(x) / b), "that is ½e^(−|x|/b) on both sides, which is below ½ everywhere; a CDF "
-                                      "passes ½ at 0 and grows towards 1 for x > 0."),
+                                      "passes ½ at 0 and grows towards 1 for x > 0.", "the CDF's branches mixed up"),
         (1 - 0.5 * math.exp(-abs(x) / b), "that is 1 − ½e^(−|x|/b) on both sides, which is above ½ everywhere; a "
-                                          "CDF starts near 0 far to the left."),
+                                          "CDF starts near 0 far to the left.", "the CDF's branches mixed up"),
         (1 - math.exp(-abs(x) / b) / 2 if x < 0 else math.exp(-x / b) / 2,
-         "that is Pr[Y > x], the upper tail; the CDF is Pr[Y ≤ x]."),
-        (math.exp(-abs(x) / b) / (2 * b), "that is the density Lap(x | b); the CDF is its integral up to x."),
+         "that is Pr[Y > x], the upper tail; the CDF is Pr[Y ≤ x].", "the complementary event"),
+        (math.exp(-abs(x) / b) / (2 * b), "that is the density Lap(x | b); the CDF is its integral up to x.",
+         "a density for a probability"),
         (0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b),
-         "the two branches are swapped: for x < 0 the CDF must be below ½."),
+         "the two branches are swapped: for x < 0 the CDF must be below ½.", "the CDF's branches mixed up"),
         (1 - 0.5 * math.exp(x / b) if x >= 0 else 0.5 * math.exp(x / b),
-         "for x ≥ 0 the exponent has the wrong sign: the CDF grows towards 1, never below 0."),
-        (0.5 * math.exp(x) if x < 0 else 1 - 0.5 * math.exp(-x), "you forgot to divide x by the scale b."),
+         "for x ≥ 0 the exponent has the wrong sign: the CDF grows towards 1, never below 0.",
+         "the CDF's branches mixed up"),
+        (0.5 * math.exp(x) if x < 0 else 1 - 0.5 * math.exp(-x), "you forgot to divide x by the scale b.",
+         "the threshold not in units of b"),
         (math.exp(x / b) if x < 0 else 1 - math.exp(-x / b), "you forgot the factor ½: half the mass lies "
-                                                             "on each side of 0."),
+                                                             "on each side of 0.", "the two sides miscounted"),
     ]
     if got is None:
         return "Your function returned None: did you forget `return`?"

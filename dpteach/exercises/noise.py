@@ -27,12 +27,16 @@ def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
     wrong_alpha = math.exp(-1 / epsilon)                      # α = e^(−Δf/ε) instead of e^(−ε/Δf)
     mistakes = [
         Mistake(2 * float(scale) ** 2, "that is the continuous Laplace's variance 2(Δf/ε)². The discrete "
-                                       "Laplace's variance is a little less."),
-        Mistake(math.sqrt(expected), "that is the standard deviation. The question asks for the variance."),
-        Mistake(alpha / (1 - alpha) ** 2, "the factor 2 is missing: the noise is two-sided."),
-        Mistake(2 * wrong_alpha / (1 - wrong_alpha) ** 2, "that uses α = e^(−Δf/ε). The ratio is α = e^(−ε/Δf)."),
+                                       "Laplace's variance is a little less.",
+                name="the continuous Laplace for the discrete"),
+        Mistake(math.sqrt(expected), "that is the standard deviation. The question asks for the variance.",
+                name="the wrong measure of spread"),
+        Mistake(alpha / (1 - alpha) ** 2, "the factor 2 is missing: the noise is two-sided.",
+                name="the two sides miscounted"),
+        Mistake(2 * wrong_alpha / (1 - wrong_alpha) ** 2, "that uses α = e^(−Δf/ε). The ratio is α = e^(−ε/Δf).",
+                name="Δf/ε upside down"),
         Mistake(2 * alpha / (1 - alpha), "the square is missing: (1 − α) is squared in the "
-                                                   "denominator."),
+                                                   "denominator.", name="a square left out"),
     ]
     return compare(answer, expected,
                    f"α = e^(−ε/Δf) = {alpha:.4f}, so 2α/(1 − α)² = {expected:.4f}: a little below the continuous "
@@ -50,17 +54,22 @@ def check_audit_epsilon(answer, lower: float = 0.30, upper: float = 0.09, delta:
     """Ch. 09, exercise 2: the largest ε an audit proves violated from L_x(S) = 0.30, U_y(S) = 0.09, δ = 0.01."""
     expected = math.log((lower - delta) / upper)
     mistakes = [
-        Mistake(math.log(lower / upper), "δ is forgotten. (ε, δ)-DP allows L_x ≤ e^ε·U_y + δ: subtract δ first."),
+        Mistake(math.log(lower / upper), "δ is forgotten. (ε, δ)-DP allows L_x ≤ e^ε·U_y + δ: subtract δ first.",
+                name="δ left out of (ε, δ)"),
         Mistake(math.log((lower + delta) / upper), "δ is added. The violation is L_x > e^ε·U_y + δ: subtract δ "
-                                                   "from L_x."),
+                                                   "from L_x.", name="δ in the wrong place"),
         Mistake(math.log(lower / (upper + delta)), "δ is added to U_y. It sits outside the factor e^ε: "
-                                                   "L_x > e^ε·U_y + δ."),
-        Mistake((lower - delta) / upper, "that is the ratio bound e^ε, not ε itself."),
+                                                   "L_x > e^ε·U_y + δ.", name="δ in the wrong place"),
+        Mistake((lower - delta) / upper, "that is the ratio bound e^ε, not ε itself.",
+                name="a ratio for its logarithm"),
         Mistake(math.log(lower / upper) - delta, "δ is subtracted from ε. δ sits beside the probabilities, "
-                                                 "L_x ≤ e^ε·U_y + δ, not in the exponent."),
-        Mistake(math.log10((lower - delta) / upper), "that uses log10. ε is a natural logarithm."),
+                                                 "L_x ≤ e^ε·U_y + δ, not in the exponent.",
+                name="δ in the wrong place"),
+        Mistake(math.log10((lower - delta) / upper), "that uses log10. ε is a natural logarithm.",
+                name="log10 for ln"),
         Mistake(math.log(upper / (lower - delta)), "the ratio is upside down: (L_x − δ)/U_y, the lower bound on "
-                                                   "x over the upper bound on y."),
+                                                   "x over the upper bound on y.",
+                name="the audit's ratio upside down"),
     ]
     return compare(answer, expected,
                    f"L_x > e^ε′·U_y + δ holds for every ε′ < ln((L_x − δ)/U_y) = ln({lower - delta:.2f}/{upper:g}) "

@@ -21,16 +21,20 @@ def check_reconstruction_noise(answer, n: int = 400, multiple: int = 4, total: f
     expected = m / total                               # each answer gets ε/m, so b = Δ/(ε/m) = m/ε
     mistakes = [
         Mistake(1 / total, "that is the noise for ONE answer at the whole ε. The m answers share the budget: "
-                           "each gets ε/m (Theorem 3.16), and its Laplace scale is Δ divided by that share."),
+                           "each gets ε/m (Theorem 3.16), and its Laplace scale is Δ divided by that share.",
+                name="the budget not shared"),
         Mistake(math.sqrt(m) / total, "that splits the budget as if the answers composed like √m (advanced "
                                       "composition). The question asks for pure ε-DP by basic composition: the "
-                                      "shares add up to ε exactly."),
+                                      "shares add up to ε exactly.",
+                name="advanced composition where only basic holds"),
         Mistake(math.sqrt(n), "that is √n, the noise level below which the attack succeeds; it is not what the "
-                              "budget requires. Split ε over the m answers and calibrate each."),
+                              "budget requires. Split ε over the m answers and calibrate each.",
+                name="the attack's threshold for the budget's noise"),
         Mistake(total / m, "that is the ε each answer gets, not its noise. The Laplace scale is Δ divided by "
-                           "the answer's ε."),
+                           "the answer's ε.", name="a scale for ε, or ε for a scale"),
         Mistake(n / total, "that splits the budget over the n bits instead of the m answers: every answer "
-                           "spends its share, and there are m of them."),
+                           "spends its share, and there are m of them.",
+                name="the budget shared over the wrong things"),
     ]
     return compare(answer, expected,
                    f"each of the m = {m:,} answers gets ε/m = {total / m:.3g}, so b = m/ε = {expected:,.4g}: "

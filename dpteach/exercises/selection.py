@@ -21,22 +21,26 @@ def check_noisy_max_upset(answer, counts=(10, 8), epsilon: float = 0.5) -> Feedb
     expected = float(report_noisy_max_probabilities(list(counts), epsilon)[1])
     b, d = 1 / epsilon, counts[0] - counts[1]
     mistakes = [
-        Mistake(1 - expected, "the question asks for the probability that the SMALLER count is returned."),
+        Mistake(1 - expected, "the question asks for the probability that the SMALLER count is returned.",
+                name="the other count's chance"),
         Mistake(0.25 * math.exp(-d / epsilon) * (2 + d / epsilon),
-                "that uses b = ε. Report Noisy Max adds Lap(1/ε): the scale is b = 1/ε."),
+                "that uses b = ε. Report Noisy Max adds Lap(1/ε): the scale is b = 1/ε.", name="Δf/ε upside down"),
         Mistake(0.5 * math.exp(-d / b), "that is Pr[one Lap(b) noise exceeds d]: only one count's noise. Both "
                                         "counts get independent noise, and it is their difference that must "
-                                        "exceed d."),
+                                        "exceed d.", name="one noise for the difference of two"),
         Mistake(0.5 * math.exp(-d / (2 * b)), "that treats the difference of the two noises as Lap(2b). The "
-                                              "difference of two independent Lap(b) is not Laplace: integrate."),
+                                              "difference of two independent Lap(b) is not Laplace: integrate.",
+                name="one noise for the difference of two"),
         Mistake(math.exp(-epsilon * d), "e^(−εd) is a bound on a ratio of probabilities (ε-DP), not the probability "
                                         "itself: the smaller count wins when the difference of the two noises "
-                                        "exceeds d, and that needs an integral over both noises."),
+                                        "exceeds d, and that needs an integral over both noises.",
+                name="a ratio bound for a probability"),
         Mistake(math.exp(-epsilon * d / 2), "e^(−εd/2) is a ratio bound, not this probability: the smaller count "
-                                            "wins when the difference of the two independent noises exceeds d."),
+                                            "wins when the difference of the two independent noises exceeds d.",
+                name="a ratio bound for a probability"),
         Mistake(0.25 * math.exp(-d / b) * (2 + d / b) * 2, "that counts the event twice: the smaller count wins "
                                                           "only when its noise beats the other's by more than d, "
-                                                          "one direction."),
+                                                          "one direction.", name="the event counted twice"),
     ]
     return compare(answer, expected,
                    f"with b = 1/ε = {b:g} and d = {d}: ¼·e^(−d/b)·(2 + d/b) = {expected:.4f}.",
@@ -58,19 +62,23 @@ def check_exponential_probability(answer, utilities=(47, 43, 31, 22, 12), sensit
     weight = math.exp(epsilon * u[1] / (2 * sensitivity))
     mistakes = [
         Mistake(float(exponential_mechanism_probabilities(u, sensitivity / 2, epsilon)[1]),
-                "that uses exp(ε·u/Δu) (or exp(ε·u/2)): ε where ε/2 belongs. Definition 3.4 divides by 2Δu."),
+                "that uses exp(ε·u/Δu) (or exp(ε·u/2)): ε where ε/2 belongs. Definition 3.4 divides by 2Δu.",
+                name="the exponential mechanism's 2Δu left out"),
         Mistake(float(exponential_mechanism_probabilities(u, 0.5, epsilon)[1]),
-                "that uses exp(ε·u): Δu is missing. Definition 3.4 divides ε·u by 2Δu."),
+                "that uses exp(ε·u): Δu is missing. Definition 3.4 divides ε·u by 2Δu.",
+                name="the exponential mechanism's 2Δu left out"),
         Mistake(u[1] / sum(u), "that is the score's share of the total. The exponential mechanism weights each "
-                               "venue by exp(ε·u/(2Δu)), not by u."),
+                               "venue by exp(ε·u/(2Δu)), not by u.", name="weights not normalised"),
         Mistake(float(exponential_mechanism_probabilities(u, sensitivity, epsilon)[0]),
-                "that is the probability of the first venue. The question asks for the second."),
-        Mistake(1 / len(u), "that is the uniform choice, the limit ε → 0. At this ε the scores matter."),
+                "that is the probability of the first venue. The question asks for the second.",
+                name="another choice's probability"),
+        Mistake(1 / len(u), "that is the uniform choice, the limit ε → 0. At this ε the scores matter.",
+                name="the uniform choice"),
         Mistake(weight, "that is the venue's weight exp(ε·u/(2Δu)), not a probability: divide it by the sum of "
-                        "all the venues' weights."),
+                        "all the venues' weights.", name="weights not normalised"),
         Mistake(math.exp(epsilon * (u[1] - max(u)) / (2 * sensitivity)),
                 "that is the venue's weight relative to the best venue's. A probability divides by the sum of all "
-                "five weights."),
+                "five weights.", name="weights not normalised"),
     ]
     return compare(answer, expected,
                    f"exp(ε·{u[1]}/(2Δu)) divided by the sum of exp(ε·u/(2Δu)) over the five venues = {expected:.4f}.",
@@ -87,18 +95,25 @@ def check_above_threshold_alpha(answer, k: int = 1_000, beta: float = 0.05, epsi
     expected = above_threshold_accuracy(k, beta, epsilon)
     mistakes = [
         Mistake(8 * (math.log10(k) + math.log10(2 / beta)) / epsilon,
-                "that uses log10. Theorem 3.24 has natural logarithms."),
-        Mistake((math.log(k) + math.log(2 / beta)) / epsilon, "the factor 8 of Theorem 3.24 is missing."),
-        Mistake(8 * (math.log(k) + math.log(1 / beta)) / epsilon, "that uses ln(1/β). Theorem 3.24 has ln(2/β)."),
+                "that uses log10. Theorem 3.24 has natural logarithms.", name="log10 for ln"),
+        Mistake((math.log(k) + math.log(2 / beta)) / epsilon, "the factor 8 of Theorem 3.24 is missing.",
+                name="Theorem 3.24 miscopied"),
+        Mistake(8 * (math.log(k) + math.log(1 / beta)) / epsilon, "that uses ln(1/β). Theorem 3.24 has ln(2/β).",
+                name="Theorem 3.24 miscopied"),
         Mistake(8 * (math.log(k) + math.log(2 / beta)) * epsilon, "that multiplies by ε. α is a distance in "
-                                                                   "counts: it divides by ε."),
-        Mistake(8 * (k + math.log(2 / beta)) / epsilon, "that uses k where Theorem 3.24 has ln k."),
+                                                                   "counts: it divides by ε.",
+                name="Theorem 3.24 miscopied"),
+        Mistake(8 * (k + math.log(2 / beta)) / epsilon, "that uses k where Theorem 3.24 has ln k.",
+                name="Theorem 3.24 miscopied"),
         Mistake(8 * math.log(k) * math.log(2 / beta) / epsilon, "that multiplies the two logarithms; Theorem 3.24 "
-                                                                "adds them (one logarithm of a product)."),
+                                                                "adds them (one logarithm of a product).",
+                name="Theorem 3.24 miscopied"),
         Mistake(8 * (math.log(k) + math.log(beta / 2)) / epsilon, "that uses ln(β/2), upside down: Theorem 3.24 has "
-                                                                  "ln(2/β), which grows as β shrinks."),
+                                                                  "ln(2/β), which grows as β shrinks.",
+                name="Theorem 3.24 miscopied"),
         Mistake(8 * (math.log(k) + math.log(2 / beta)) / (epsilon / 2), "that halves ε; Theorem 3.24's α is stated "
-                                                                        "for the whole ε of AboveThreshold."),
+                                                                        "for the whole ε of AboveThreshold.",
+                name="Theorem 3.24 miscopied"),
     ]
     return compare(answer, expected,
                    f"α = 8(ln k + ln(2/β))/ε = 8(ln {k:,} + ln {2 / beta:g})/{epsilon:g} = {expected:.3f}: it grows "

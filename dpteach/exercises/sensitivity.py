@@ -32,19 +32,24 @@ def check_count_and_sum_sensitivity(answer, clip: int = 100, threshold: int = 65
     count_change, sum_change = 1.0, float(clipped.max())
     mistakes = [
         Mistake(sum_change, "that is the change of the sum alone (the larger of the two changes, ℓ∞). "
-                            "Definition 3.1 uses the ℓ1 norm: add the changes of the two numbers."),
+                            "Definition 3.1 uses the ℓ1 norm: add the changes of the two numbers.",
+                name="one change for all of them"),
         Mistake(math.hypot(count_change, sum_change), "that is the Euclidean (ℓ2) length of the change. Definition "
-                                                      "3.1 uses the ℓ1 norm: add the changes of the two numbers."),
-        Mistake(count_change, "that is the change of the count alone; the same person also moves the sum."),
+                                                      "3.1 uses the ℓ1 norm: add the changes of the two numbers.",
+                name="ℓ2 for ℓ1"),
+        Mistake(count_change, "that is the change of the count alone; the same person also moves the sum.",
+                name="one change for all of them"),
         Mistake(2 * count_change, "a clipped sum is not a count: one record can move it by as much as the "
-                                  "clipping bound."),
+                                  "clipping bound.", name="a clipped sum taken for a count"),
         Mistake(2 * (count_change + sum_change),
                 "that doubles the change, as if one person were removed and another added. Definition 3.1's "
-                "neighbours differ by adding or removing ONE record."),
+                "neighbours differ by adding or removing ONE record.", name="replace-one for add/remove"),
         Mistake(float(threshold) + count_change, "the threshold of the count is not what the sum can move by: "
-                                                 "one record moves a clipped sum by up to the clipping bound."),
+                                                 "one record moves a clipped sum by up to the clipping bound.",
+                name="a clipped sum taken for a count"),
         Mistake(float(ages.max()) + count_change, "an age above the clipping bound is clipped before it is "
-                                                  "summed: one record moves the sum by at most the bound."),
+                                                  "summed: one record moves the sum by at most the bound.",
+                name="a clipped sum taken for a count"),
     ]
     return compare(answer, expected,
                    f"one person aged {max(threshold, clip)}+ can move the count by 1 and the sum by {clip} at once: "
@@ -68,12 +73,14 @@ def check_l2_sensitivity_of_counts(answer, k: int = 9) -> Feedback:
     mistakes = [
         Mistake(float(k), "that is the ℓ1-sensitivity (the sum of the k changes), which here is also the "
                           "sum of their squares. The ℓ2 norm is the Euclidean length: the square root of the "
-                          "sum of squares."),
+                          "sum of squares.", name="ℓ1 for ℓ2"),
         Mistake(float(k * k), "you squared the number of queries. Each change is 1, so the sum of squares "
-                              "is k, and the ℓ2 norm takes its square root."),
+                              "is k, and the ℓ2 norm takes its square root.", name="ℓ1 for ℓ2"),
         Mistake(1.0, f"that is the change of one count (or the largest single change, the ℓ∞ norm). "
-                     f"All {k} counts move at once; take the Euclidean length of the whole change."),
-        Mistake(k / 2, "that halves the ℓ1-sensitivity; the ℓ2 norm is a square root of the sum of squares."),
+                     f"All {k} counts move at once; take the Euclidean length of the whole change.",
+                name="one change for all of them"),
+        Mistake(k / 2, "that halves the ℓ1-sensitivity; the ℓ2 norm is a square root of the sum of squares.",
+                name="ℓ1 for ℓ2"),
     ]
     return compare(answer, expected,
                    f"each of the {k} counts moves by 1, so ‖·‖₂ = √{k} = {expected:g} (ℓ1 would be {k}).",
@@ -148,18 +155,18 @@ def _known_sensitivity_mistakes(case: Case, got) -> str:
     from_empty = pairs.smaller.sum(axis=1) == 0
     wrong = [
         (np.linalg.norm(change, ord=2, axis=1).max(), "it looks like the ℓ2 norm; Definition 3.1 sums the "
-                                                      "absolute changes of all k coordinates (ℓ1)."),
+                                                      "absolute changes of all k coordinates (ℓ1).", "ℓ2 for ℓ1"),
         (np.abs(change).max(), "it looks like the largest change of a single coordinate (ℓ∞); Definition 3.1 "
-                               "adds the absolute changes of all coordinates."),
+                               "adds the absolute changes of all coordinates.", "one change for all of them"),
         (np.abs(change.sum(axis=1)).max(), "it looks like the absolute value of the summed change |Σᵢ (f(y)ᵢ − "
                                            "f(x)ᵢ)|: coordinates that move in opposite directions cancel there. "
                                            "Definition 3.1's ℓ1 norm takes each coordinate's absolute change, "
-                                           "then adds them."),
+                                           "then adds them.", "signed changes for absolute ones"),
         (change.sum(axis=1).max(), "it looks like the signed change f(y) − f(x); take absolute values, since "
-                                   "a record can also make the answer fall."),
+                                   "a record can also make the answer fall.", "signed changes for absolute ones"),
         (np.abs(change[from_empty]).sum(axis=1).max(), "it looks like you only compared the empty database "
                                                       "with one-record databases; the maximum runs over all "
-                                                      "neighbours up to max_size records."),
+                                                      "neighbours up to max_size records.", "an example for the worst case"),
     ]
     if got is None:
         return "Your function returned None: did you forget `return`?"

@@ -20,15 +20,17 @@ def check_unnoised_threshold_ratio(answer, epsilon: float = 1.0, j: int = 8) -> 
     expected = math.exp(j * epsilon / 4)          # (Pr[Lap(4/ε) < 0] / Pr[Lap(4/ε) < −1])^j = (e^{ε/4})^j
     mistakes = [
         Mistake(math.exp(epsilon), "that is the claimed e^ε. The claim is what the audit tests: compute the "
-                                   "probability of the event on each side instead."),
+                                   "probability of the event on each side instead.",
+                name="the claim for the measurement"),
         Mistake(math.exp(epsilon / 4), "that is one query's factor. With no common threshold noise the j "
-                                       "comparisons are independent, and their factors multiply."),
+                                       "comparisons are independent, and their factors multiply.",
+                name="one query's factor for all of them"),
         Mistake(j * epsilon / 4, "that is the privacy loss, the logarithm of the factor: the question asks for the "
-                                 "factor itself."),
+                                 "factor itself.", name="a logarithm for the ratio"),
         Mistake(math.exp(j * epsilon / 2), "each query's noise is Lap(4/ε), so one comparison moves the odds by "
-                                           "e^(ε/4), not e^(ε/2)."),
+                                           "e^(ε/4), not e^(ε/2).", name="the query noise misread"),
         Mistake(math.exp(j * epsilon), "each query's noise is Lap(4/ε), not Lap(1/ε): one comparison moves the "
-                                       "odds by e^(ε/4)."),
+                                       "odds by e^(ε/4).", name="the query noise misread"),
     ]
     return compare(answer, expected,
                    f"each answer is below 0 with probability ½ on x and ½·e^(−ε/4) on y (the noise must reach below −1); "

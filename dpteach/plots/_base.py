@@ -20,9 +20,11 @@ import matplotlib
 import matplotlib.ticker
 import numpy as np
 from cycler import cycler
+from matplotlib import font_manager
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from .._text import ten_to
 from ._render import Renderer, encode_png
@@ -82,14 +84,32 @@ def style() -> dict:
     }
 
 
+#: matplotlib's relative font sizes, as they are, and as the projector style has them: nothing smaller than
+#: "small" (a legend or note asked "x-small" is drawn "small"), so that a figure drawn for a room, whose text
+#: is 24 px on a 1920×1080 slide, is not a third smaller in its legend.
+_SCALINGS = dict(font_manager.font_scalings)
+_PROJECTOR_SCALINGS = {**_SCALINGS, "xx-small": _SCALINGS["small"], "x-small": _SCALINGS["small"]}
+
+
+def _apply_scalings() -> None:
+    font_manager.font_scalings.update(_PROJECTOR_SCALINGS if _state["mode"] == "presentation" else _SCALINGS)
+
+
+if _state["mode"] == "presentation":       # DPTEACH_PRESENTATION=1: the kernel draws for a room from the start
+    _apply_scalings()
+
+
 def presentation(on: bool = True) -> None:
-    """Switch every figure made from now on to projector size (bigger fonts, wider) or back."""
+    """Switch every figure made from now on to projector size (bigger fonts, wider; no text smaller than
+    "small") or back."""
     _state["mode"] = "presentation" if on else "default"
+    _apply_scalings()
     matplotlib.rcParams.update(style())
 
 
 def use_style() -> None:
     """Apply the workbook's style to every matplotlib figure in this kernel."""
+    _apply_scalings()
     matplotlib.rcParams.update(style())
 
 
@@ -139,7 +159,8 @@ def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
 
     The figure keeps one Agg canvas. The constrained layout is solved again only when
     something that moves the margins changed (the widest tick label, a label, the dpi), and
-    the PNG is written by :func:`encode_png` (no row filter, deflate level 1).
+    the PNG is written by :func:`encode_png` (no row filter, deflate level 1), with the size of the
+    figure's smallest text in pixels of the image (:func:`text_px`).
     """
     canvas = _canvas(fig)
     if fig.get_dpi() != dpi:
@@ -149,7 +170,22 @@ def png_bytes(fig: Figure, dpi: float = 80) -> bytes:
             _solve_layout(fig)
         else:
             canvas.draw()
-    return encode_png(np.asarray(canvas.buffer_rgba()))
+    return encode_png(np.asarray(canvas.buffer_rgba()), text_px=text_px(fig, dpi))
+
+
+def smallest_text_pt(fig: Figure) -> float:
+    """The size (pt) of the smallest text a figure draws: tick labels, legends, notes, titles; a note that is
+    empty until a slider fills it counts too. Hidden texts do not."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible()]
+    return float(min(sizes)) if sizes else 0.0
+
+
+def text_px(fig: Figure, dpi: float) -> float:
+    """The figure's smallest text in pixels of an image drawn at ``dpi`` (recorded when its layout is solved)."""
+    points = getattr(fig, "_dpteach_text_pt", None)
+    if points is None:
+        points = fig._dpteach_text_pt = smallest_text_pt(fig)
+    return points * dpi / 72
 
 
 def _canvas(fig: Figure) -> FigureCanvasAgg:
@@ -168,6 +204,7 @@ def _solve_layout(fig: Figure) -> None:
     _canvas(fig).draw()
     fig.set_layout_engine("none")
     fig._dpteach_layout_key = _layout_key(fig)
+    fig._dpteach_text_pt = smallest_text_pt(fig)
 
 
 def _layout_key(fig: Figure) -> tuple:
@@ -202,11 +239,12 @@ class _Updatable:
     def png(self, dpi: float | None = None) -> bytes:
         """The figure as it is now, as PNG bytes: what a slider sends to the browser.
 
-        ``dpi`` defaults to the style's frame resolution (80, or 100 in the projector style)."""
+        ``dpi`` defaults to the style's frame resolution (80, or 100 in the projector style). The PNG says
+        how small its smallest text is drawn (:func:`text_px`), so that a slide can draw it large enough."""
         dpi = _FRAME_DPI[_state["mode"]] if dpi is None else dpi
         if not self.dynamic:
             return png_bytes(self.fig, dpi)
-        return encode_png(self.frame(dpi))
+        return encode_png(self.frame(dpi), text_px=text_px(self.fig, dpi))
 
     def frame(self, dpi: float | None = None) -> np.ndarray:
         """The figure's pixels now, blitted, as an (height, width, 4) uint8 array."""

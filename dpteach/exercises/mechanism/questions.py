@@ -25,18 +25,22 @@ def check_scale_for_overlapping_counts(answer, k: int = 3, epsilon: float = 0.5)
     expected = laplace_scale(sensitivity, epsilon)
     mistakes = [
         Mistake(laplace_scale(1.0, epsilon), f"you used Δf = 1, the sensitivity of ONE count. One person changes all "
-                                             f"{k} counts, and Δf is the ℓ1 norm of the change over all of them."),
+                                             f"{k} counts, and Δf is the ℓ1 norm of the change over all of them.",
+                name="Δf = 1 where one person moves more"),
         Mistake(sensitivity, "that is Δf itself, which is the scale at ε = 1 only (the chapter's worked example). "
-                             f"Here ε = {epsilon:g}: the scale is Δf divided by ε."),
-        Mistake(sensitivity * epsilon, "you multiplied Δf by ε; the scale is Δf divided by ε (smaller ε, more noise)."),
-        Mistake(epsilon / sensitivity, "that is ε/Δf, upside down: the scale is Δf divided by ε."),
+                             f"Here ε = {epsilon:g}: the scale is Δf divided by ε.", name="÷ε forgotten"),
+        Mistake(sensitivity * epsilon, "you multiplied Δf by ε; the scale is Δf divided by ε (smaller ε, more noise).",
+                name="×ε for ÷ε"),
+        Mistake(epsilon / sensitivity, "that is ε/Δf, upside down: the scale is Δf divided by ε.",
+                name="Δf/ε upside down"),
         Mistake(laplace_scale(sensitivity / k, epsilon) * math.sqrt(k), "you used a √k (ℓ2) sensitivity; the "
-                                                                        "Laplace mechanism needs the ℓ1 sensitivity."),
+                                                                        "Laplace mechanism needs the ℓ1 sensitivity.",
+                name="ℓ2 for ℓ1"),
         Mistake(1.0 * epsilon, "you used Δf = 1 and multiplied by ε: one person changes all the counts, and the "
-                               "scale is Δf divided by ε."),
+                               "scale is Δf divided by ε.", name="×ε for ÷ε"),
         Mistake(laplace_scale(sensitivity, epsilon / k), "that splits ε over the counts AND adds up their "
                                                          "sensitivities: either one accounts for the k counts, "
-                                                         "not both."),
+                                                         "not both.", name="the k releases counted twice"),
     ]
     return compare(answer, expected,
                    f"Δf = {sensitivity:g} (one person changes all {k} counts), so b = Δf/ε = {expected:g}.",
@@ -57,17 +61,20 @@ def check_understated_loss(answer, epsilon: float = 1.0, calibrated: float = 0.5
     expected = float(np.abs(privacy_loss(z, 0.0, 1.0, calibrated, epsilon)).max())
     mistakes = [
         Mistake(epsilon, "that is the promised ε. Theorem 3.6 only holds when the noise is calibrated to the real "
-                         "Δf; here it is calibrated to less. Compute the loss far from both answers."),
-        Mistake(math.exp(expected), "that is the ratio p_x/p_y of the densities; the privacy loss is its logarithm."),
+                         "Δf; here it is calibrated to less. Compute the loss far from both answers.",
+                name="the promised ε for the actual loss"),
+        Mistake(math.exp(expected), "that is the ratio p_x/p_y of the densities; the privacy loss is its logarithm.",
+                name="a ratio for its logarithm"),
         Mistake(b, "that is the noise scale b = (calibrated Δf)/ε, not a privacy loss: the loss at an output z is "
-                   "the logarithm of p_x(z)/p_y(z). Where is it largest?"),
+                   "the logarithm of p_x(z)/p_y(z). Where is it largest?", name="a scale for ε, or ε for a scale"),
         Mistake(calibrated * epsilon, "you multiplied the calibrated Δf by ε, which gives no privacy loss: the loss at "
                                       "an output z is the logarithm of p_x(z)/p_y(z), with noise of scale "
-                                      "(calibrated Δf)/ε."),
+                                      "(calibrated Δf)/ε.", name="a scale for ε, or ε for a scale"),
         Mistake(math.exp(epsilon), "that is e^ε, the ratio Theorem 3.6 would promise; the loss is a logarithm, "
-                                   "and here the promise does not hold."),
+                                   "and here the promise does not hold.", name="the promised ε for the actual loss"),
         Mistake(1 / calibrated, "that is the true change over the calibrated Δf, the factor by which the noise is "
-                                "too small; the loss is the true change divided by the scale b, which has ε in it."),
+                                "too small; the loss is the true change divided by the scale b, which has ε in it.",
+                name="a scale for ε, or ε for a scale"),
     ]
     return compare(answer, expected,
                    f"b = {calibrated:g}/ε, and far from both answers the loss is |f(x) − f(y)|/b = {expected:g}: "
