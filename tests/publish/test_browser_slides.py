@@ -1,17 +1,23 @@
-"""The static slides (make slides OFFLINE=1) in headless Chromium, from file:// with the network cut.
+"""The static slides (make slides) in headless Chromium, from file:// with the network cut.
 
-One page per chapter's deck. At 1920×1080 it walks every slide and fragment (Reveal.next(), what
-→ and Space do in linear navigation) and checks that body text is at least 24 px, that nothing lies
-outside the screen, that no heading is upper-cased (ε would become "Ε") and that no code the slides
-hide shows. reveal.js lays a slide out at 1920×1080 and scales it to the screen, so at 1280×720 the
-scale is checked (2/3 of it: text the same share, 16 px), and chapters 03 and 05 are walked again. The deck
-loads with 0 failed requests and no console error. On chapter 03 the real keys → and Space
-reach the next slide, the precomputed slider moves its figure with no kernel, and the speaker
+The decks are built as `make slides` builds them, in a process of its own: every chapter executed afresh
+(its figures drawn for a projector), which prints nothing about the kernels' transport. One page per
+chapter's deck. At 1920×1080 it walks every slide and fragment (Reveal.next(), what → and Space do in
+linear navigation) and checks that body text is at least 24 px, that the smallest text of every figure is
+at least 24 px too (each dpteach PNG says how small its text is drawn), that nothing lies outside the
+screen, that every slide has a heading, that "What to watch" sits on its figure's slide, that no control's
+label is cut, that no heading is upper-cased (ε would become "Ε") and that no code the slides hide shows.
+reveal.js lays a slide out at 1920×1080 and scales it to the screen, so at 1280×720 the scale is
+checked (2/3 of it: text the same share, 16 px), and chapters 03 and 05 are walked again. The deck
+loads with 0 failed requests and no console error. On chapter 03 the real keys → and Space reach the
+next slide, the precomputed slider moves its figure with no kernel, and the speaker
 view (S) shows the current slide's notes, the next slide and a timer, and follows the show.
 Screenshots go to artifacts/screenshots/slides_*.png.
 """
 
 import re
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -33,8 +39,26 @@ LOCAL = ("file://", "blob:", "data:", "about:blank")
 
 #: Walks the deck from its first slide with Reveal.next() and measures every state: the smallest text
 #: (px on the screen: computed size × reveal's scale), what lies outside the screen, upper-cased headings.
-WALK = """() => {
+WALK = """async () => {
   const scale = Reveal.getScale(), W = innerWidth, H = innerHeight, states = [];
+  // the smallest text a dpteach PNG is drawn with (px of the image), from its tEXt chunk "dpteach:text-px"
+  const textPx = {};
+  async function pngTextPx(src) {
+    if (src in textPx) return textPx[src];
+    const bytes = new Uint8Array(await (await fetch(src)).arrayBuffer());
+    let found = null;
+    for (let at = 8; at + 8 <= bytes.length;) {
+      const length = (bytes[at] << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>> 0;
+      const kind = String.fromCharCode(...bytes.slice(at + 4, at + 8));
+      if (kind === 'tEXt') {
+        const text = String.fromCharCode(...bytes.slice(at + 8, at + 8 + length)).split('\\0');
+        if (text[0] === 'dpteach:text-px') found = parseFloat(text[1]);
+      }
+      if (kind === 'IDAT' || kind === 'IEND') break;
+      at += 12 + length;
+    }
+    return textPx[src] = found;
+  }
   const TEXT = 'p, li, h1, h2, h3, h4, td, th, pre, .widget-label, .widget-readout, .widget-html-content, ' +
                '.widget-button, .widget-toggle-button, .dpteach-dead-note';
   Reveal.slide(0, 0, -1);
@@ -57,8 +81,19 @@ WALK = """() => {
     }
     const upper = [...slide.querySelectorAll('h1, h2, h3, h4')].filter(h => getComputedStyle(h).textTransform !== 'none')
                   .map(h => h.textContent.trim());
+    // figures: the smallest text each is drawn with on the screen; controls whose label is cut
+    const figures = [];
+    for (const img of slide.querySelectorAll('img')) {
+      const r = img.getBoundingClientRect();
+      if (r.width < 50 || img.closest('aside.notes') || getComputedStyle(img).visibility === 'hidden') continue;
+      const px = await pngTextPx(img.src);       // (object-fit: contain draws it at the smaller of the two scales)
+      figures.push(px === null ? null : px * Math.min(r.width / img.naturalWidth, r.height / img.naturalHeight));
+    }
+    const cut = [...slide.querySelectorAll('.widget-label, .widget-readout, .widget-button, .widget-toggle-button')]
+      .filter(e => e.getClientRects().length && e.textContent.trim() && e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.textContent.trim());
     states.push({h: where.h, f: where.f, title: title.trim(), smallest, smallestWhat, outside: outside.slice(0, 3),
-                 upper, text: slide.innerText});
+                 upper, text: slide.innerText, figures, cut});
     if (Reveal.isLastSlide() && !Reveal.availableFragments().next) break;
     Reveal.next();
   }
@@ -80,10 +115,26 @@ def _hidden_code(stem: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def deck(tmp_path_factory):
-    out = tmp_path_factory.mktemp("slides") / "slides"
-    pages = slides.build_slides(PROJECT, out, offline=True, executed=ROOT / "notebooks")
-    return {page.name.removesuffix(".slides.html"): page for page in pages}
+def built(tmp_path_factory):
+    """Every chapter's deck, built as `make slides` builds it (its own process; the chapters executed afresh)."""
+    work = tmp_path_factory.mktemp("slides")
+    done = subprocess.run([sys.executable, "-m", "dpteach.publish", "slides", "--offline", "--out", str(work / "slides"),
+                           "--executed", str(work / "executed")], cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    pages = sorted((work / "slides").glob("*.slides.html"))
+    return {page.name.removesuffix(".slides.html"): page for page in pages}, done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def deck(built):
+    return built[0]
+
+
+def test_building_the_slides_prints_nothing_about_the_kernels_transport(built):
+    """Executing the chapters starts kernels: over IPC, or at least without "running over TCP without
+    encryption" printed once per chapter into the instructor's terminal."""
+    _, printed = built
+    assert "without encryption" not in printed, printed[-2000:]
 
 
 def _open(browser, page_path, size):
@@ -107,7 +158,7 @@ def _open(browser, page_path, size):
 
 
 def _check_walk(page, stem, size, hidden):
-    result = page.evaluate(WALK)
+    result = page.evaluate(WALK)        # (async: it reads the figures' bytes)
     states = result["states"]
     least = 24 * size[1] / 1080
     small = [(s["h"], s["title"][:40], round(s["smallest"], 1), s["smallestWhat"]) for s in states if s["smallest"] < least]
@@ -121,6 +172,26 @@ def _check_walk(page, stem, size, hidden):
     assert not upper, f"{stem}: upper-cased headings {upper[:3]}"
     assert not shown, f"{stem}: code the slides hide is shown: {shown[:2]}"
     assert not [s["title"] for s in states if "Ε" in s["text"] or "ΔF" in s["text"]]
+    # what the room sees: every slide named, a figure's note beside it, every label whole, figure text that reads
+    problems = []
+    untitled = [(s["h"], s["text"][:50]) for s in states if not s["title"]]
+    if untitled:
+        problems.append(f"slides without a heading: {untitled[:3]}")
+    away = [(s["h"], s["title"][:40]) for s in states if "What to watch" in s["text"] and not s["figures"]]
+    if away:
+        problems.append(f"'What to watch' away from its figure: {away[:3]}")
+    cut = [(s["h"], s["title"][:40], s["cut"][:3]) for s in states if s["cut"]]
+    if cut:
+        problems.append(f"controls whose label is cut: {cut[:3]}")
+    if size == SIZES[0]:
+        unknown = [(s["h"], s["title"][:40]) for s in states if None in s["figures"]]
+        if unknown:
+            problems.append(f"figures that do not say how small their text is: {unknown[:3]}")
+        tiny = [(s["h"], s["title"][:40], round(min(x for x in s["figures"] if x is not None), 1)) for s in states
+                if [x for x in s["figures"] if x is not None and x < 24]]
+        if tiny:
+            problems.append(f"figure text under 24 px at {size}: {tiny[:4]}")
+    assert not problems, f"{stem}: " + "\n".join(problems)
     return states
 
 
@@ -138,6 +209,9 @@ def test_every_slide_fits_and_reads_from_the_back(browser, deck, stem):
             continue
         states = _check_walk(page, stem, size, hidden)
         minimum[size] = min(s["smallest"] for s in states)
+        figures = [px for s in states for px in s["figures"] if px is not None]
+        if figures:
+            minimum[f"figures {size[0]}x{size[1]}"] = round(min(figures), 1)
     page.evaluate("() => Reveal.slide(0)")
     page.wait_for_timeout(200)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

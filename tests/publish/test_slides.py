@@ -14,6 +14,7 @@ from helpers import ROOT
 from dpteach.publish import slides
 from dpteach.publish.book_site import instructor_edition
 from dpteach.publish.paths import Project
+from dpteach.publish.slides.edition import _sentences
 
 PROJECT = Project(ROOT)
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -158,4 +159,44 @@ def test_long_prose_gets_a_short_slide_version_and_the_full_text_goes_to_the_not
     ("Δf = 1. Then ε falls.", "Δf = 1."),
 ])
 def test_first_sentence(text, first):
-    assert slides._sentences(text)[0] == first
+    assert _sentences(text)[0] == first
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("live", [True, False], ids=["live", "static"])
+def test_every_slide_has_a_heading_and_keeps_the_text_after_its_figure(path, live):
+    """The outline and the speaker view name every slide by its heading: a slide the chapter opens with a figure
+    (no heading of its own) gets its section's. On the live slides the text right after an interactive figure
+    ("What to watch") is on the figure's slide, the figure drawn smaller (LIVE_FIGURE_NOTED)."""
+    nb, edition = _edition(path.stem, live=live)
+    state = edition.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    shown = _shown(edition)
+    untitled = [c.source[:50] for c in shown if slides.role(c) == "slide" and not slides.heading(c)]
+    assert not untitled, untitled
+    if live:
+        from dpteach.publish.slides.sizing import live_figure
+        for i, cell in enumerate(shown[:-1]):
+            after = shown[i + 1]
+            if live_figure(cell, state) and after.cell_type == "markdown" and after.source.startswith("What to watch"):
+                assert slides.role(after) != "slide", f"{path.stem}: 'What to watch' split from its figure"
+
+
+def test_a_static_figure_is_drawn_for_its_smallest_text_to_read_at_24_px():
+    """figure_height: the height at which the PNG's smallest text (its dpteach:text-px chunk) is FIGURE_TEXT px,
+    within the slide's width and FIGURE_MAX; the old 540 px for a PNG that does not say."""
+    import math
+
+    import numpy as np
+
+    from dpteach.plots._render import encode_png
+    from dpteach.publish.slides.sizing import CONTENT_WIDTH, FIGURE_MAX, png_size
+
+    frame = np.zeros((546, 1200, 4), dtype=np.uint8)
+    assert png_size(encode_png(frame)) == (1200, 546)
+    assert slides.figure_height(encode_png(frame)) == slides.FIGURE_CAP
+    assert slides.figure_height(encode_png(frame, text_px=21.8)) == pytest.approx(546 * slides.FIGURE_TEXT / 21.8, abs=1)
+    assert slides.figure_height(encode_png(frame, text_px=5.0)) == math.ceil(CONTENT_WIDTH * 546 / 1200)   # as wide as it goes
+    tall = np.zeros((900, 1000, 4), dtype=np.uint8)
+    assert slides.figure_height(encode_png(tall, text_px=10.0)) == FIGURE_MAX
+    with pytest.raises(ValueError, match="png must be"):
+        png_size(b"GIF89a")
