@@ -1,13 +1,15 @@
 """The reader's book: the chapters as a Sphinx site (myst-nb, sphinx-book-theme).
 
-    python -m dpteach.publish html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
+    python -m dpteach.publish html [--online] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
 
 ``make html`` calls it. Each chapter comes executed (``build/executed``, else it is run
 headless first, widget state saved), so every figure, including those inside sliders, is in the
 page as a still image, and every formula is typeset by MathJax. Solutions stay folded in their
 ``<details>`` for students; the instructor edition (:func:`instructor_edition`) opens them and
-adds the speaker notes. ``--offline`` copies MathJax, require.js and the widget renderer next to
-the pages (:mod:`dpteach.publish.assets`), so the folder works with no network at all.
+adds the speaker notes. By default MathJax, require.js and the widget renderer are copied next to
+the pages (:mod:`dpteach.publish.assets`), so the folder works with no network at all; ``--online``
+loads them from CDNs instead (a smaller folder), and a page opened with no network then says why its
+formulas and figures are missing.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from pathlib import Path
 
 from ..book import Chapter
 from .assets import book_assets
+from .editions import MARKER
 from .execute import execute
 from .paths import TEMPLATES, Project
+from .prose import name_chapter_links, typeset_plain_maths
 
 BOOK_CONF = TEMPLATES / "book"
 
@@ -118,9 +122,14 @@ def instructor_edition(nb, stem: str, project: Project):
     return merge(nb, stem, project)
 
 
-def book_sources(nb):
+def book_sources(nb, titles: dict[str, str] | None = None):
     """A chapter made ready for the book: links to pages, and a text alternative for every
-    figure, inline or inside a widget (the solutions and notes are the edition's business)."""
+    figure, inline or inside a widget (the solutions and notes are the edition's business).
+
+    The prose's plain-text maths is set as maths and its links to chapters are named by their
+    ``titles`` (by notebook stem; :mod:`dpteach.publish.prose`). An exercise's answer cell keeps its
+    code but not what its checker said when the chapter ran ("Not answered yet: … run the cell
+    again"), which means nothing where no cell runs."""
     nb = copy.deepcopy(nb)
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     section = ""
@@ -128,8 +137,12 @@ def book_sources(nb):
         if cell.cell_type == "markdown":
             headings = re.findall(r"(?m)^#{1,3} (.+)$", cell.source)
             section = headings[-1].strip() if headings else section
+            cell.source = name_chapter_links(typeset_plain_maths(cell.source), titles or {})
             continue
         if cell.cell_type != "code":
+            continue
+        if MARKER in cell.source:
+            cell.outputs = []
             continue
         alts = []
         for output in cell.get("outputs", []):
@@ -159,18 +172,25 @@ def _unlink_absent(nb, present: set[str]) -> None:
             cell.source = _CHAPTER_LINK.sub(lambda m: m.group(0) if m.group(2) in present else m.group(1), cell.source)
 
 
-def _index(items: list[Chapter], instructor: bool) -> str:
-    # the sidebar shows each title up to its colon ("05 · Accuracy and the census first names")
-    toc = "\n".join(f"{c.number} · {c.title.split(': ')[0]} <{c.path.stem}>" for c in items)
-    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {c.summary}" for c in items)
+def short_title(chapter: Chapter) -> str:
+    """How the sidebar names a chapter: its number and its title up to the colon ("05 · Accuracy and the census
+    first names")."""
+    return f"{chapter.number} · {chapter.title.split(': ')[0]}"
+
+
+def _index(items: list[Chapter], instructor: bool, launch: bool = False) -> str:
+    toc = "\n".join(f"{short_title(c)} <{c.path.stem}>" for c in items)
+    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}" for c in items)
     edition = "\n\n*Instructor edition: every solution is shown open, and the speaker notes are in.*" if instructor else ""
+    # the launch menu is on the pages only when the book was built with a repository (REPO=)
+    where = "the rocket menu at the top of each page, or `make lab`" if launch else "`make lab` in the workbook's folder"
     return f"""# The Laplace mechanism: an interactive workbook
 
 Differential privacy from Dwork & Roth, *The Algorithmic Foundations of Differential Privacy*,
 chapter 3, and what grows from it. These pages were executed when they were built: figures and
 formulas are all here, and the interactive figures show the state they were saved in (precomputed
-views still move). To move every slider and run the code, open a chapter in JupyterLab (the rocket
-menu at the top of each page, or `make lab`); each page can also be downloaded as a notebook.{edition}
+views still move). To move every slider and run the code, open a chapter in JupyterLab ({where});
+each page can also be downloaded as a notebook.{edition}
 
 ```{{toctree}}
 :hidden:
@@ -184,7 +204,7 @@ menu at the top of each page, or `make lab`); each page can also be downloaded a
 
 
 
-def build_html(project: Project, out: Path | None = None, *, offline: bool = False, instructor: bool = False,
+def build_html(project: Project, out: Path | None = None, *, offline: bool = True, instructor: bool = False,
                executed: Path | None = None, repo: str = "", hub: str = "", branch: str = "main",
                cache: Path | None = None, chapters: list[str] | None = None, work: Path | None = None) -> list[Path]:
     """The reader's book of ``project``: every chapter (executed, widget state saved) as a page of a Sphinx book,
@@ -192,8 +212,9 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Fal
 
     Chapters come from ``executed`` (default ``build/executed``; the missing ones are run into it
     first); ``chapters`` (notebook stems) keeps only those. Sphinx's sources and caches go to ``work``
-    (default: ``.<out's name>-sources`` beside ``out``), never into ``out``. Returns the index and the
-    chapter pages."""
+    (default: ``.<out's name>-sources`` beside ``out``), never into ``out``. ``offline`` (the default) copies
+    MathJax, require.js and the widget renderer in, so the pages need no network; built for the network
+    instead, a page opened without one says so. Returns the index and the chapter pages."""
     import nbformat
 
     items = [c for c in project.chapters() if chapters is None or c.path.stem in chapters]
@@ -206,11 +227,12 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Fal
     src.mkdir(parents=True)
     downloads = out / "downloads"
     downloads.mkdir(parents=True)
+    titles = {c.path.stem: short_title(c) for c in project.chapters()}
     for chapter in items:
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
         shown = instructor_edition(nb, chapter.path.stem, project) if instructor else nb
-        pages = book_sources(shown)
+        pages = book_sources(shown, titles)
         if chapters is not None:
             _unlink_absent(pages, {c.path.stem for c in items})
         nbformat.write(pages, src / chapter.path.name)
@@ -218,7 +240,7 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Fal
         twin = project.twin(chapter.path)
         if twin is not None:
             shutil.copyfile(twin, downloads / f"{chapter.path.stem}.md")
-    (src / "index.md").write_text(_index(items, instructor), encoding="utf-8")
+    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo)), encoding="utf-8")
     overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
                  "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch}
     if offline:

@@ -28,13 +28,16 @@ _BUILT: dict[str, Path] = {}
 def built_book(tmp_path_factory, edition: str) -> Path:
     """The book, built once per test session from the committed (executed, nbval-checked) notebooks.
 
-    "student": offline, with a Binder link; "instructor": online (CDN scripts), Binder and hub links."""
+    "student": offline, with a Binder link; "instructor": online (CDN scripts), Binder and hub links;
+    "default": as `make html` builds it with no option."""
     if edition not in _BUILT:
         out = tmp_path_factory.mktemp(f"book-{edition}") / "html"
         if edition == "student":
             build_html(PROJECT, out, offline=True, executed=ROOT / "notebooks", repo=REPO)
+        elif edition == "default":
+            build_html(PROJECT, out, executed=ROOT / "notebooks")
         else:
-            build_html(PROJECT, out, instructor=True, executed=ROOT / "notebooks", repo=REPO, hub=HUB)
+            build_html(PROJECT, out, offline=False, instructor=True, executed=ROOT / "notebooks", repo=REPO, hub=HUB)
         _BUILT[edition] = out
     return _BUILT[edition]
 
@@ -98,9 +101,8 @@ def test_hub_link_is_the_one_make_nbgitpuller_url_prints(instructor):
     assert query["urlpath"] == ["lab/tree/dpteach/notebooks/05_accuracy_census_names.ipynb"]
 
 
-def test_no_launch_links_when_no_repository_is_given(tmp_path):
-    out = tmp_path / "html"
-    build_html(PROJECT, out, executed=ROOT / "notebooks")
+def test_no_launch_links_when_no_repository_is_given(tmp_path_factory):
+    out = built_book(tmp_path_factory, "default")
     links = _links(out / "03_laplace_mechanism.html")
     assert not any("mybinder" in h or "git-pull" in h for h in links)
     assert "downloads/03_laplace_mechanism.ipynb" in links

@@ -2,12 +2,20 @@
 
 Every page: no failed request, no request leaving file://, no console error, formulas
 typeset by the bundled MathJax, every image loaded and described (alt), every slider named,
-and no "serious" or "critical" accessibility violation found by axe-core. Screenshots at
+and no "serious" or "critical" accessibility violation found by axe-core; one <title>, maths in the
+prose typeset rather than written with carets and underscores, links to chapters named by their
+titles, and none of the exercise checkers' "run the cell again" (a book runs nothing). Screenshots at
 desktop and phone width go to artifacts/screenshots/. The precomputed slider of chapter 03
 switches its figure with no kernel; the offline search finds "Laplace" and "Theorem 3.8".
+
+On a phone (Chromium's mobile emulation, 390×844, touch): the ☰ and "contents" buttons open their
+sidebars when tapped, no code is cut at the right edge (solutions opened), "Back to top" never covers
+code, and a tapped figure opens at a size whose text can be read. A book built with the defaults (no
+option) works with no network, and a book built for the network says so on a page opened without one.
 """
 
 import json
+import re
 
 import pytest
 from helpers import ARTIFACTS, ROOT, axe_source, needs_chromium
@@ -20,6 +28,19 @@ DESKTOP = {"width": 1300, "height": 900}
 PHONE = {"width": 390, "height": 844}
 #: Where a request may go: the book's files, and the blob:/data: URLs a page makes of its own bytes.
 LOCAL = ("file://", "blob:", "data:")
+
+
+PHONE_CONTEXT = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
+
+#: The prose of a page as a reader sees it: the Markdown text, without code, outputs, widgets and typeset maths.
+PROSE = """() => {
+  const main = document.querySelector('main').cloneNode(true);
+  main.querySelectorAll('.cell, pre, code, script, style, .MathJax, .MathJax_Display, .MathJax_Preview, mjx-container, ' +
+                        '.MJX_Assistive_MathML, .jupyter-widgets, .headerlink').forEach(e => e.remove());
+  return main.textContent;
+}"""
+#: Maths written in plain text: a letter with a subscript (M_L, p_x) or anything with a caret (e^ε, e^(−t)).
+PLAIN_MATHS = re.compile(r"(?:^|[^\w.])[A-Za-zα-ωΔ]_[A-Za-z0-9α-ω{(]|\)_[A-Za-z0-9α-ω]|[\wα-ωΔ)\]]\^[\w(α-ωΔ−{-]")
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +112,16 @@ def test_page_is_complete_and_accessible_offline(browser, book, name):
     assert not log["failed"], f"failed requests: {log['failed'][:5]}"
     assert not log["errors"], log["errors"][:5]
     assert not serious, json.dumps(serious, ensure_ascii=False)[:2000]
+    # one title, typeset maths in the prose, chapters named by their titles, nothing that asks to run a cell
+    parts = page.title().split(" \u2014 ")
+    assert len(set(parts)) == len(parts), f"the title repeats itself: {page.title()!r}"
+    plain = [m.group(0) for m in PLAIN_MATHS.finditer(page.evaluate(PROSE))]
+    assert not plain, f"maths in plain text beside the typeset maths: {plain[:6]}"
+    named = page.eval_on_selector_all("main a", "els => els.map(a => a.textContent.trim())")
+    files = [t for t in named if re.search(r"\b\d\d_\w+\.(ipynb|html|md)\b", t)]
+    assert not files, f"links named by a file instead of the chapter's title: {files[:4]}"
+    for words in ("Not answered yet", "run the cell again"):
+        assert words not in text, f"{words!r}: a checker's message that means nothing in a book"
     page.context.close()
 
 
@@ -177,4 +208,150 @@ def test_dead_sliders_are_disabled_with_a_note(browser, book):
     dead.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "book_dead_slider.png"))
     assert not log["failed"] and not log["errors"], log
+    page.context.close()
+
+
+def _phone(browser, url):
+    """A page on a phone: Chromium's mobile emulation (390×844, touch), the network cut."""
+    context = browser.new_context(**PHONE_CONTEXT, offline=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url, wait_until="load")
+    _settle(page)
+    return page, errors
+
+
+@pytest.mark.parametrize(("toggle", "dialog", "inside"), [
+    (".primary-toggle", "#pst-primary-sidebar-modal", "a[href='03_laplace_mechanism.html']"),
+    (".secondary-toggle", "#pst-secondary-sidebar-modal", "a[href^='#theorem']"),
+])
+def test_phone_sidebars_open_on_tap(browser, book, toggle, dialog, inside):
+    """The ☰ (chapters) and "contents" (this page's sections) buttons, tapped on a phone, open their sidebar.
+    The theme binds its handler to the first such button of the page, which is hidden at this width."""
+    page, errors = _phone(browser, (book / "05_accuracy_census_names.html").as_uri())
+    button = page.locator(f"{toggle}:visible").first
+    button.tap()
+    try:
+        page.wait_for_selector(f"{dialog}[open] {inside}", state="visible", timeout=5_000)
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / f"book_phone_{toggle[1:]}_closed.png"))
+        pytest.fail(f"tapping {toggle} opened nothing")
+    page.screenshot(path=str(ARTIFACTS / f"book_phone_{toggle[1:]}_open.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f"{dialog}[open]", state="detached", timeout=5_000)
+    assert not errors, errors
+    page.context.close()
+
+
+#: Every code block on the screen (solutions opened): cut at the right edge, or covered by "Back to top".
+CODE_ON_PHONE = """() => {
+  const W = innerWidth, codes = [...document.querySelectorAll('pre')].filter(p => p.getClientRects().length);
+  const cut = codes.filter(p => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > W + 1)
+                   .map(p => p.textContent.trim().split('\\n')[0].slice(0, 50));
+  const top = document.getElementById('pst-back-to-top');
+  let covered = [];
+  if (top && top.getClientRects().length && getComputedStyle(top).visibility !== 'hidden') {
+    const b = top.getBoundingClientRect();
+    covered = codes.filter(p => { const r = p.getBoundingClientRect();
+      return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom; })
+      .map(p => p.textContent.trim().split('\\n')[0].slice(0, 50));
+  }
+  return {codes: codes.length, cut, covered};
+}"""
+
+
+def test_phone_code_is_whole_and_back_to_top_leaves_it_alone(browser, book):
+    """At 390 px every code block, solutions opened, fits the screen (wrapped, nothing hidden to the right),
+    and "Back to top", which the theme shows while the reader scrolls up, never covers code."""
+    page, errors = _phone(browser, (book / "03_laplace_mechanism.html").as_uri())
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.wait_for_timeout(300)
+    state = page.evaluate(CODE_ON_PHONE)
+    assert state["codes"] > 5
+    assert not state["cut"], f"code cut at the right edge on a phone: {state['cut'][:4]}"
+    solution = page.locator("details pre").first
+    solution.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 600)
+    page.wait_for_timeout(300)
+    covered = []
+    for _ in range(6):              # scrolling back up over the solution: the theme shows "Back to top"
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(250)
+        covered += page.evaluate(CODE_ON_PHONE)["covered"]
+    page.screenshot(path=str(ARTIFACTS / "book_phone_solution.png"))
+    assert not covered, f"'Back to top' covers code: {covered[:3]}"
+    assert not errors, errors
+    page.context.close()
+
+
+#: The figure opened by a tap: its drawn width per pixel of the image, and whether the reader can pan it.
+ZOOMED = """() => {
+  const box = document.querySelector('.dpteach-zoom');
+  if (!box || !box.getClientRects().length) return null;
+  const img = box.querySelector('img');
+  return {scale: img.getBoundingClientRect().width / img.naturalWidth, natural: img.naturalWidth,
+          pans: box.scrollWidth > box.clientWidth, alt: img.alt};
+}"""
+
+
+def test_phone_figures_open_readable_on_tap(browser, book):
+    """A figure squeezed to the phone's width has text of 5–6 px: tapped, it opens over the page at 1.25×
+    its own pixels or more (its text 12 px and up), to be panned, with its description; Escape closes it."""
+    page, errors = _phone(browser, (book / "05_accuracy_census_names.html").as_uri())
+    figures = page.locator(".cell_output img:visible")
+    assert figures.count() > 0
+    first = figures.first
+    first.scroll_into_view_if_needed()
+    assert first.bounding_box()["width"] < 400
+    first.tap()
+    try:
+        page.wait_for_function(f"() => ({ZOOMED})() !== null", timeout=5_000)
+    except Exception:
+        pytest.fail("tapping a figure on a phone opened nothing")
+    zoomed = page.evaluate(ZOOMED)
+    page.screenshot(path=str(ARTIFACTS / "book_phone_figure_zoomed.png"))
+    assert zoomed["scale"] >= 1.25 and zoomed["pans"], zoomed
+    assert zoomed["alt"].strip()
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => ({ZOOMED})() === null", timeout=5_000)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_book_built_with_the_defaults_works_offline(browser, tmp_path_factory):
+    """`make html` with no option: opened with the network cut, its formulas are typeset and its figures
+    drawn (MathJax and the widget renderer come with it), and its index mentions no launch menu (none without
+    REPO=)."""
+    default = built_book(tmp_path_factory, "default")
+    page, log = _open(browser, (default / "03_laplace_mechanism.html").as_uri())
+    try:
+        _settle(page)
+    except Exception:
+        pass                    # (waits for MathJax and the widgets: checked below)
+    text = page.inner_text("main")
+    assert page.locator(".MathJax, .MathJax_Display").count() > 0, "formulas not typeset with no network"
+    assert "\\varepsilon" not in text and "$$" not in text, "raw TeX with no network"
+    drawn = page.evaluate("() => [...document.querySelectorAll('.cell_output img')].filter(i => i.complete && i.naturalWidth)"
+                          ".length")
+    views = page.locator("script[type='application/vnd.jupyter.widget-view+json']").count()
+    assert drawn >= views > 0, f"{drawn} figures drawn for {views} widget views"
+    assert not log["outside"] and not log["failed"], log
+    page.goto((default / "index.html").as_uri())
+    index = page.inner_text("main").lower()
+    assert "rocket" not in index and "launch" not in index, "the index mentions a launch menu the pages lack"
+    page.context.close()
+
+
+def test_a_book_built_for_the_network_says_so_without_it(browser, tmp_path_factory):
+    """The instructor edition is built for the network (MathJax and the widget renderer from CDNs): opened
+    without one, a page says why its formulas and figures are missing, instead of showing raw TeX silently."""
+    online = built_book(tmp_path_factory, "instructor")
+    page, _ = _open(browser, (online / "03_laplace_mechanism.html").as_uri())
+    try:
+        page.wait_for_selector(".dpteach-offline-note", state="visible", timeout=15_000)
+    except Exception:
+        pytest.fail("a page built for the network, opened without one, says nothing about its missing formulas")
+    assert "network" in page.inner_text(".dpteach-offline-note")
+    page.screenshot(path=str(ARTIFACTS / "book_online_page_offline.png"))
     page.context.close()

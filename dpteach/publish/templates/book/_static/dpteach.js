@@ -102,12 +102,112 @@
     });
   }
 
+  // The sidebars' buttons on a phone: the theme (pydata-sphinx-theme 0.20, sphinx-book-theme 1.4) binds its
+  // handler to the first ☰ (and the first "contents") button of the page, the header's, which is hidden at a
+  // phone's width; the one the reader sees, above the article, did nothing. It now does what the first does.
+  function bindSidebarToggles() {
+    ["primary-toggle", "secondary-toggle"].forEach(function (name) {
+      var toggles = document.querySelectorAll("." + name);
+      for (var i = 1; i < toggles.length; i++) {
+        if (toggles[i].dataset.dpteachBound) { continue; }
+        toggles[i].dataset.dpteachBound = "1";
+        toggles[i].addEventListener("click", function (event) {
+          event.preventDefault();
+          event.stopPropagation();
+          toggles[0].click();
+        });
+      }
+    });
+  }
+
+  // A figure squeezed to a phone's width (text of 5-6 px) opens, when tapped, over the page at its own size
+  // or more, so that its smallest text is 13 px (the PNG says how small it is drawn, "dpteach:text-px"; else
+  // 1.25 times its pixels), to be panned; ✕ or Escape closes it.
+  var SHRUNK = 0.6, TEXT = 13, ZOOM = 1.25;
+  function pngTextPx(bytes) {
+    for (var at = 8; at + 8 <= bytes.length;) {
+      var length = (bytes[at] << 24 | bytes[at + 1] << 16 | bytes[at + 2] << 8 | bytes[at + 3]) >>> 0;
+      var kind = String.fromCharCode(bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]);
+      if (kind === "tEXt") {
+        var text = String.fromCharCode.apply(null, bytes.subarray(at + 8, at + 8 + length)).split("\0");
+        if (text[0] === "dpteach:text-px") { return parseFloat(text[1]); }
+      }
+      if (kind === "IDAT" || kind === "IEND") { return null; }
+      at += 12 + length;
+    }
+    return null;
+  }
+  function closeZoom() {
+    var box = document.querySelector(".dpteach-zoom");
+    if (!box) { return; }
+    box.remove();
+    document.documentElement.classList.remove("dpteach-zoomed");
+    if (box.dpteachFrom && box.dpteachFrom.focus) { box.dpteachFrom.focus(); }
+  }
+  function openZoom(img) {
+    closeZoom();
+    var box = document.createElement("div");
+    box.className = "dpteach-zoom";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-modal", "true");
+    box.setAttribute("aria-label", "The figure, enlarged: pan it; Close or Escape to go back");
+    box.dpteachFrom = img;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "dpteach-zoom-close";
+    close.textContent = "✕ Close";
+    close.addEventListener("click", closeZoom);
+    var copy = document.createElement("img");
+    copy.src = img.src;
+    copy.alt = img.alt;
+    copy.style.width = Math.round(img.naturalWidth * ZOOM) + "px";
+    box.appendChild(close);
+    box.appendChild(copy);
+    document.body.appendChild(box);
+    document.documentElement.classList.add("dpteach-zoomed");
+    close.focus();
+    fetch(img.src).then(function (r) { return r.arrayBuffer(); }).then(function (buffer) {
+      var px = pngTextPx(new Uint8Array(buffer));
+      if (px) { copy.style.width = Math.round(img.naturalWidth * Math.max(ZOOM, TEXT / px)) + "px"; }
+    }).catch(function () { /* the figure stays at ZOOM */ });
+  }
+  document.addEventListener("click", function (event) {
+    var img = event.target.closest && event.target.closest(".cell_output img, .jupyter-widgets img");
+    if (!img || img.closest(".dpteach-zoom") || !img.naturalWidth) { return; }
+    if (img.getBoundingClientRect().width > img.naturalWidth * SHRUNK) { return; }    // readable as it is
+    event.preventDefault();
+    openZoom(img);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && document.querySelector(".dpteach-zoom")) { event.preventDefault(); closeZoom(); }
+  });
+
+  // A book built for the network (make html ONLINE=1, or a course's book) loads MathJax and the widget renderer
+  // from CDNs: opened without a network its formulas stay TeX and its widget figures are missing. Say so.
+  function sayWhenTheNetworkIsMissing() {
+    var remote = [].slice.call(document.querySelectorAll("script[src]")).map(function (s) { return s.src; })
+      .filter(function (src) { return /^https?:/.test(src); });
+    var maths = remote.some(function (src) { return /mathjax/i.test(src); }) && !window.MathJax;
+    var widgets = remote.some(function (src) { return /require|embed-amd|html-manager/.test(src); }) && !window.require;
+    if (!(maths || widgets) || document.querySelector(".dpteach-offline-note")) { return; }
+    var note = document.createElement("p");
+    note.className = "dpteach-offline-note";
+    note.setAttribute("role", "status");
+    note.textContent = "This copy of the book loads its " + (maths ? "formulas" : "") + (maths && widgets ? " and " : "") +
+      (widgets ? "interactive figures" : "") + " from the internet (MathJax and the widget renderer, from public " +
+      "servers), and there is no network: the formulas show as TeX and the figures inside widgets are missing. " +
+      "Connect to a network, or read a copy built with `make html`, which needs none.";
+    var main = document.querySelector("main") || document.body;
+    main.insertBefore(note, main.firstChild);
+  }
+  window.addEventListener("load", sayWhenTheNetworkIsMissing);
+
   var pending = false;
   function update() {
     if (pending) { return; }
     pending = true;
     window.requestAnimationFrame(function () {
-      pending = false; describeFigures(); nameControls(); anchorSearchResults(); disableDeadControls();
+      pending = false; describeFigures(); nameControls(); anchorSearchResults(); disableDeadControls(); bindSidebarToggles();
     });
   }
 
