@@ -32,10 +32,10 @@ help:
 	@echo "make test-seeds   execute every chapter with 5 other seeds: nothing may raise (~5 min)"
 	@echo "make lock         re-resolve requirements/*.lock.txt from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make execute      re-execute every notebook top to bottom and store its outputs"
-	@echo "make html         the reader's book in build/html/ (OFFLINE=1: no network needed; INSTRUCTOR=1: solutions open, notes in;"
+	@echo "make html         the reader's book in build/html/, needing no network (ONLINE=1: MathJax and widgets from CDNs; INSTRUCTOR=1: solutions open, notes in;"
 	@echo "                  REPO=owner/name: Binder links; HUB=https://...: JupyterHub links)"
 	@echo "make present CHAPTER=03   present a chapter live: RISE slides in JupyterLab (Alt+R), sliders that answer"
-	@echo "make slides       reveal.js slides per chapter in build/slides/ (OFFLINE=1 as above)"
+	@echo "make slides       reveal.js slides per chapter in build/slides/, figures drawn for a projector (ONLINE=1 as above)"
 	@echo "make test-python  the suite (no browser tests, no peer suite) on the oldest and newest Python, in fresh clones (CI runs it)"
 	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/;"
 	@echo "                  ROSTER=roster.csv: each student's own numbers; CHAPTERS=\"03 05\"; OFFLINE=1, REPO=, HUB= as for html)"
@@ -141,21 +141,26 @@ $(PRESENT)/share/jupyter/lab/settings/overrides.json: binder/overrides.json \
 	@mkdir -p $(dir $@)
 	$(PRESENT_BIN)/python dpteach/publish/templates/present/settings.py $< $@
 
-# The copy is the chapter's slide edition (--slides: made for a room, dpteach.publish.slides). The speaker
-# view is a page the lab serves (build/present/.static/, the same origin as the slideshow, which it opens
-# and follows): RISE's own (T) does not work in JupyterLab (jupyterlab-contrib/rise#47, #74).
+# The copy (python -m dpteach.publish present, dpteach.publish.present) is the chapter's slide edition (made for a
+# room, dpteach.publish.slides), with the slideshow's styles and the speaker view, a page the lab serves
+# (build/present/.static/, the same origin as the slideshow, which it opens, follows and drives): RISE's own (T)
+# does not work in JupyterLab (jupyterlab-contrib/rise#47, #74). The lab loads dpteach.publish.present as a
+# server extension: it puts the show's script into RISE's slideshow page. The chapters it names are those in
+# notebooks/, first to last.
 PRESENT_PORT ?= 8888
 present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
 	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
-	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, 00 to 10)"; exit 2; }; \
-	rm -rf build/present && $(PRESENT_BIN)/python -m dpteach.publish instructor "$$nb" --slides --out build/present && \
-	cp dpteach/publish/templates/present/rise.css build/present/ && mkdir -p build/present/.static && \
-	cp dpteach/publish/templates/present/dpteach-presenter.html build/present/.static/ && \
+	first=$$(basename "$$(ls notebooks/[0-9][0-9]_*.ipynb | head -n 1)" | cut -c1-2); \
+	last=$$(basename "$$(ls notebooks/[0-9][0-9]_*.ipynb | tail -n 1)" | cut -c1-2); \
+	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, $$first to $$last)"; exit 2; }; \
+	$(PRESENT_BIN)/python -m dpteach.publish present "$$nb" --out build/present > /dev/null && \
 	echo "Presenting a copy of $$nb: in JupyterLab, Run All, save (Ctrl+S), then open the speaker view" && \
 	echo "  http://localhost:$(PRESENT_PORT)/static/dpteach-presenter.html?notebook=$$(basename $$nb)" && \
-	echo "and press its Start button: the slideshow opens in a window of its own (or Alt+R in the lab, without notes)." && \
+	echo "and press its Start button: the slideshow opens in a window of its own, which the speaker view's → and ← drive" && \
+	echo "(or Alt+R in the lab, without notes)." && \
 	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) --ServerApp.port=$(PRESENT_PORT) \
-	  --ServerApp.extra_static_paths="['$$(pwd)/.static']" "$$(basename $$nb)"
+	  --ServerApp.extra_static_paths="['$$(pwd)/.static']" \
+	  --ServerApp.jpserver_extensions="{'dpteach.publish.present': True}" "$$(basename $$nb)"
 
 # Every chapter, top to bottom, with five other seeds for every generator it seeds (on both cores).
 test-seeds: $(VENV)/.test-installed
@@ -171,11 +176,12 @@ execute: sync $(VENV)/.test-installed
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
 # The reader's book (Sphinx + myst-nb + sphinx-book-theme): every chapter executed headless
-# (widget state saved), a sidebar of chapters, offline search, launch and download links.
-# OFFLINE=1 bundles MathJax, require.js, the widget renderer and their fonts; INSTRUCTOR=1
+# (widget state saved), a sidebar of chapters, offline search, launch and download links. It needs no network:
+# MathJax, require.js, the widget renderer and their fonts are bundled (ONLINE=1 loads them from CDNs instead, and
+# a page opened with no network then says so); INSTRUCTOR=1
 # writes build/html-instructor with every solution open and the speaker notes in; REPO=owner/name adds "Open in
 # Binder" to every page, and HUB=https://hub... (with REPO, BRANCH) "Open on a JupyterHub".
-EXPORT_FLAGS = $(if $(OFFLINE),--offline) $(if $(INSTRUCTOR),--instructor) \
+EXPORT_FLAGS = $(if $(ONLINE),--online) $(if $(INSTRUCTOR),--instructor) \
 	$(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) --branch $(BRANCH)
 
 build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
@@ -186,8 +192,10 @@ build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
 html: build/executed
 	$(BIN)/python -m dpteach.publish html $(EXPORT_FLAGS)
 
-slides: build/executed
-	$(BIN)/python -m dpteach.publish slides $(if $(OFFLINE),--offline)
+# The static decks: every chapter executed with its figures drawn for a projector (build/executed-slides, again
+# when a chapter is newer than its copy), reveal.js, MathJax and the widget renderer bundled (ONLINE=1: from CDNs).
+slides: $(VENV)/.test-installed
+	$(BIN)/python -m dpteach.publish slides $(if $(ONLINE),--online)
 
 # Homework for a course (instructors): `make course` writes build/course/ — students/ (hand out: the
 # chapters with no solution, every homework exercise asked at numbers of the course's own, their book, and

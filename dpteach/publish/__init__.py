@@ -9,9 +9,12 @@ They read and write relative to the folder they are run in (or ``--root``), neve
 installed package, so a second clone builds into its own ``build/`` (:mod:`.paths`).
 
 * :mod:`.execute`: the one notebook executor (nbclient, widget state stored): ``execute``.
-* :mod:`.book_site`: the reader's book (Sphinx): ``html``; :mod:`.assets`: what it and the slides need offline.
-* :mod:`.slides`: the slide marks in the chapters (``mark``) and the reveal.js slides (``slides``).
-* :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``, and ``make present``).
+* :mod:`.book_site`: the reader's book (Sphinx): ``html``; :mod:`.prose`: its prose (maths in plain text set as
+  maths, chapter links named by title); :mod:`.assets`: what it and the slides need offline.
+* :mod:`.slides`: the slide marks in the chapters (``mark``), the slide edition and the reveal.js slides
+  (``slides``): a package, one module per seam (marking, sizing, pagination, edition, deck).
+* :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``).
+* :mod:`.present`: a chapter to present live (``present``, ``make present``) and the presenting server's extension.
 * :mod:`.links`: the Binder and JupyterHub links.
 * :mod:`.labserver`: a JupyterLab server on a free port, for the browser tests and the browser benchmark.
 * :mod:`.websocket`: the server's kernel WebSocket with Nagle's algorithm off (a slider's image leaves at once);

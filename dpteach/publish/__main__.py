@@ -1,10 +1,11 @@
 """The publishing wing's one entry point, run from the project's root (the folder holding notebooks/).
 
     python -m dpteach.publish execute [--inplace] [NOTEBOOKS...]   # run chapters headless (into build/executed)
-    python -m dpteach.publish html [--offline] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
-    python -m dpteach.publish slides [--offline]                   # reveal.js slides in build/slides/
+    python -m dpteach.publish html [--online] [--instructor] [--repo owner/name] [--hub URL] [--branch main]
+    python -m dpteach.publish slides [--online]                    # reveal.js slides in build/slides/
     python -m dpteach.publish mark [--force]                       # slide marks into the chapters
-    python -m dpteach.publish instructor NOTEBOOKS... --out DIR     # instructor editions (make present)
+    python -m dpteach.publish instructor NOTEBOOKS... --out DIR     # instructor editions
+    python -m dpteach.publish present NOTEBOOK --out DIR            # a chapter to present live (make present)
 
 Every command reads and writes under ``--root`` (default: the current directory), never beside
 the installed package; paths given to it are relative to that root. Homework and grading have an
@@ -35,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=int, default=600, help="seconds a cell may run (default 600)")
 
     html = commands.add_parser("html", help="the reader's book (Sphinx) in build/html")
-    html.add_argument("--offline", action="store_true", help="copy MathJax, require.js and the widget renderer in")
+    _network(html, "MathJax, require.js and the widget renderer")
     html.add_argument("--instructor", action="store_true",
                       help="the instructor edition (solutions open, speaker notes) in build/html-instructor")
     html.add_argument("--repo", default="", help="owner/name on GitHub: an 'Open in Binder' link on every page")
@@ -45,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     html.add_argument("--executed", type=Path, default=None, help="executed chapters to reuse (default build/executed)")
 
     slides = commands.add_parser("slides", help="reveal.js slides per chapter in build/slides")
-    slides.add_argument("--offline", action="store_true", help="copy reveal.js and MathJax in")
+    _network(slides, "reveal.js, MathJax and the widget renderer")
     slides.add_argument("--out", type=Path, default=None, help="output folder (default build/slides)")
     slides.add_argument("--executed", type=Path, default=None, help="executed chapters to reuse (default build/executed)")
 
@@ -58,7 +59,21 @@ def _parser() -> argparse.ArgumentParser:
     edition.add_argument("--out", type=Path, required=True, help="folder to write them to")
     edition.add_argument("--slides", action="store_true", help="made for a room: the slide edition (dpteach.publish.slides)")
 
+    present = commands.add_parser("present", help="a chapter to present live (make present): its slide edition, the "
+                                  "slideshow's styles and the speaker view, in a folder of their own")
+    present.add_argument("notebook", type=Path, help="the chapter's notebook (in notebooks/)")
+    present.add_argument("--out", type=Path, required=True, help="the folder to present from (its contents are replaced)")
+
     return parser
+
+
+def _network(command: argparse.ArgumentParser, assets: str) -> None:
+    """--offline (the default: pages that need no network) or --online (the assets from CDNs)."""
+    where = command.add_mutually_exclusive_group()
+    where.add_argument("--offline", dest="offline", action="store_true", default=True,
+                       help=f"copy {assets} in: no network needed (the default)")
+    where.add_argument("--online", dest="offline", action="store_false",
+                       help=f"load {assets} from CDNs (a smaller folder that needs the network)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,6 +116,16 @@ def main(argv: list[str] | None = None) -> int:
             nb = slide_edition(nb) if args.slides else nb
             nbformat.write(nb, args.out / path.name)
             print(f"{args.out / path.name}: the instructor edition of {path.name}")
+        return 0
+    if args.command == "present":
+        from .present import prepare
+
+        try:
+            written = prepare(project, project.root / args.notebook, args.out)
+        except ValueError as error:
+            parser.error(str(error))
+        for path in written:
+            print(path)
         return 0
     if args.command == "html":
         from .book_site import build_html

@@ -15,12 +15,11 @@ Skipped, saying why, without Chromium or without the presenting venv (`make test
 
 import json
 import re
-import shutil
 import subprocess
 
 import nbformat
 import pytest
-from helpers import ARTIFACTS, ROOT, needs_chromium
+from helpers import ARTIFACTS, ROOT, make, needs_chromium
 
 from dpteach.publish import slides
 from dpteach.publish.book_site import instructor_edition
@@ -28,8 +27,11 @@ from dpteach.publish.labserver import KERNEL_READY, run_all, running_lab
 from dpteach.publish.paths import Project
 
 PRESENT = ROOT / ".venv-present"
-TEMPLATES = ROOT / "dpteach" / "publish" / "templates" / "present"
-CHAPTERS = {"03_laplace_mechanism": "dp.widgets.privacy_loss()", "05_accuracy_census_names": "dp.widgets.accuracy_bound()"}
+CHAPTERS = {"03_laplace_mechanism": "dp.widgets.privacy_loss()", "05_accuracy_census_names": "dp.widgets.accuracy_bound()",
+            "11_what_epsilon_promises": "dp.widgets.reconstruction_attack()"}
+#: Where the live show may send requests: the lab's own server, and the data:/blob: URLs a page makes of its own
+#: bytes (about:blank is MathJax's font probe, answered locally). Nothing else: no font service, no CDN.
+LOCAL = ("http://127.0.0.1", "data:", "blob:", "about:blank")
 
 pytestmark = [needs_chromium, pytest.mark.skipif(not (PRESENT / "bin" / "jupyter").exists(),
                                                  reason="the presenting venv is missing: `make test` installs it")]
@@ -65,7 +67,11 @@ MEASURE = """() => {
   }
   const code = [...slide.querySelectorAll('.jp-CodeCell .jp-InputArea-editor')].filter(visible).map(e => e.textContent);
   const notes = [...slide.querySelectorAll('aside.notes')].map(a => a.textContent).join(' ');
+  const figure = [...slide.querySelectorAll('img')].some(i => visible(i) && i.getBoundingClientRect().height > 100);
+  const shown = [...slide.querySelectorAll('p, li, td')].filter(e => visible(e) && !e.closest('.fragment:not(.visible)'))
+                 .map(e => e.textContent).join(' ');
   return {index: slides.indexOf(slide), total: slides.length, f: slide.querySelectorAll('.fragment.visible').length,
+          figure, watch: /What to watch/.test(shown),
           left: slide.querySelectorAll('.fragment:not(.visible)').length,
           title: ((slide.querySelector('h1, h2, h3') || {}).textContent || '').replace(/¶$/, ''),
           smallest, what, outside: outside.slice(0, 3), code, notes,
@@ -76,31 +82,34 @@ MEASURE = """() => {
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("present")
-    # what make present does: each chapter's slide edition (notes in), written by the presenting venv
-    subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach.publish", "--root", str(ROOT), "instructor",
-                    *[f"notebooks/{stem}.ipynb" for stem in CHAPTERS], "--slides", "--out", str(scratch)],
-                   check=True, capture_output=True)
-    shutil.copy(TEMPLATES / "rise.css", scratch)
-    (scratch / ".static").mkdir()
-    shutil.copy(TEMPLATES / "dpteach-presenter.html", scratch / ".static")
+    # what make present does: each chapter's folder to present from (its slide edition, notes in, the slideshow's
+    # styles, the speaker view), written by the presenting venv; one lab over them all, with the server extension
+    for stem in CHAPTERS:
+        subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach.publish", "--root", str(ROOT), "present",
+                        f"notebooks/{stem}.ipynb", "--out", str(scratch / stem)], check=True, capture_output=True)
+    static = scratch / next(iter(CHAPTERS)) / ".static"
     with running_lab(python=PRESENT / "bin" / "python", root=scratch, env={"DPTEACH_PRESENTATION": "1"},
-                     extra=(f"--ServerApp.extra_static_paths=['{scratch / '.static'}']",)) as server:
+                     extra=(f"--ServerApp.extra_static_paths=['{static}']",
+                            "--ServerApp.jpserver_extensions={'dpteach.publish.present': True}")) as server:
         yield server, scratch
 
 
 def test_the_repository_chapter_is_presented_from_a_copy():
-    """make present copies the chapter to build/present/ before the lab opens it: a talk never edits notebooks/."""
+    """make present writes the chapter's copy to build/present/ before the lab opens it: a talk never edits
+    notebooks/. The lab serves the speaker view and loads the server extension that scripts the show."""
     recipe = (ROOT / "Makefile").read_text().split("\npresent:", 1)[1].split("\n\n", 1)[0]
-    assert "build/present" in recipe and "cp " in recipe and "DPTEACH_PRESENTATION=1" in recipe
-    assert "cd build/present" in recipe and "-m dpteach.publish instructor" in recipe and "--slides" in recipe
+    assert "-m dpteach.publish present" in recipe and "--out build/present" in recipe
+    assert "cd build/present" in recipe and "DPTEACH_PRESENTATION=1" in recipe
     assert "dpteach-presenter.html" in recipe and "extra_static_paths" in recipe
+    assert "jpserver_extensions" in recipe and "dpteach.publish.present" in recipe
 
 
 def test_the_presented_copy_has_the_speaker_notes(lab):
     """The speaker view (and nothing the students open) shows the notes of instructor/NN_name.md."""
     _, scratch = lab
     for stem in CHAPTERS:
-        nb = json.loads((scratch / f"{stem}.ipynb").read_text())
+        assert {p.name for p in (scratch / stem).iterdir()} == {f"{stem}.ipynb", "rise.css", f"{stem}.css", ".static"}
+        nb = json.loads((scratch / stem / f"{stem}.ipynb").read_text())
         notes = [c for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes"
                  and "instructor" in c["metadata"].get("tags", [])]
         assert len(notes) >= 3 and all("".join(c["source"]).startswith("**Speaker notes") for c in notes)
@@ -157,6 +166,10 @@ def _check(state, size, hidden, problems, shot=None):
             shot.screenshot(path=str(ARTIFACTS / "present_outside.png"))
     if state["upper"]:
         problems.append(f"{where}: an upper-cased heading")
+    if not state["title"].strip():
+        problems.append(f"{where}: a slide without a heading (the outline and the speaker view cannot name it)")
+    if state["watch"] and not state["figure"]:
+        problems.append(f"{where}: 'What to watch' away from the figure it describes")
     for line in hidden:
         if any(line in code for code in state["code"]):
             problems.append(f"{where}: hidden code shown: {line[:50]}")
@@ -170,7 +183,7 @@ def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem)
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page, errors = context.new_page(), []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/lab/tree/{stem}.ipynb?token={token}&reset", wait_until="domcontentloaded")
+    page.goto(f"{base}/lab/tree/{stem}/{stem}.ipynb?token={token}&reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     run_all(page, f"present_{stem[:2]}")
     page.wait_for_function(KERNEL_READY, timeout=120_000)
@@ -178,13 +191,15 @@ def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem)
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
     # the speaker view (same origin, logged in by the lab's cookie) opens the show in a window of its own
     speaker = context.new_page()
-    speaker.goto(f"{base}/static/dpteach-presenter.html?notebook={stem}.ipynb", wait_until="load")
+    speaker.goto(f"{base}/static/dpteach-presenter.html?notebook={stem}/{stem}.ipynb", wait_until="load")
     with context.expect_page(timeout=30_000) as opened:
         speaker.click("#start")
     show = opened.value
     show.set_viewport_size({"width": 1920, "height": 1080})
-    show_errors = []
+    show_errors, outside = [], []
     show.on("pageerror", lambda e: show_errors.append(str(e)))
+    show.on("console", lambda m: show_errors.append(f"console: {m.text[:120]}") if m.type == "error" else None)
+    show.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
     show.wait_for_function(f"() => ({MEASURE})() !== null", timeout=90_000)
     show.wait_for_selector(".reveal .widget-slider", state="attached", timeout=90_000)
     show.bring_to_front()
@@ -199,7 +214,7 @@ def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem)
         if not followed and state["notes"] and "Speaker notes" in state["notes"]:
             # the speaker view shows this slide's notes, the next slide and a running timer
             speaker.wait_for_function("t => document.getElementById('title').textContent === t",
-                                      arg=state["title"].strip() or "(slide %d)" % (state["index"] + 1), timeout=10_000)
+                                      arg=state["title"].strip(), timeout=10_000)
             assert "Speaker notes" in speaker.inner_text("#notes")
             assert speaker.inner_text("#next-title").strip() not in ("", "—")
             assert re.fullmatch(r"\d+:\d\d:\d\d", speaker.inner_text("#timer").strip())
@@ -238,8 +253,11 @@ def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem)
             break
         state = nxt
     assert state["index"] == 0
-    print(f"{stem}: {len(states)} states over {total} slides")
+    print(f"{stem}: {len(states)} states over {total} slides; {len(show_errors)} console errors, "
+          f"{len(outside)} requests outside the machine")
     assert not problems, "\n".join(problems[:12])
+    assert not outside, f"the show asked the network: {sorted(set(outside))[:4]}"
+    assert not show_errors, f"{len(show_errors)} errors in the show's console: {sorted(set(show_errors))[:4]}"
     assert show.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
     assert not errors, errors
     context.close()
@@ -265,3 +283,145 @@ def _drag_slider_and_see_the_figure_redraw(show, stem):
     assert readout.inner_text() != before_value, "the slider did not move"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     show.screenshot(path=str(ARTIFACTS / f"present_{stem[:2]}_figure_1920.png"))
+
+
+def test_make_present_names_the_chapters_there_are():
+    """Asked for a chapter that does not exist, make present says which there are: the first and the last
+    notebook's numbers, read from notebooks/ (not a range typed into the Makefile)."""
+    numbers = sorted(p.name[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    done = make("present", "CHAPTER=99")
+    assert done.returncode != 0
+    assert f"{numbers[0]} to {numbers[-1]}" in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+#: What a presenter may press while a slider has the focus (right after dragging it): RISE's T (its own speaker
+#: notes, which sent the show back to its first slide), the keys a notebook binds (insert, cut, copy, paste, undo,
+#: change a cell's type, delete, restart and interrupt the kernel), RISE's help, overview and full-screen help,
+#: and a few others. Each must go to the widget or do what it does on a slide: keep the slide, the notebook, the
+#: kernel and the windows as they were.
+KEYS = ["t", "a", "b", "x", "c", "v", "z", "m", "y", "r", "s", "f", "w", "q", "o", "l", "1", "?", ",", "Enter",
+        "Escape", "Backspace", "Delete", "Shift+M", "d d", "0 0", "i i"]
+
+#: The show's state for the keys test: the slide and step, the notebook's cells, dialogs, the overview.
+SHOW_STATE = """() => {
+  const slides = [...document.querySelectorAll('.reveal .slides > section')];
+  const slide = document.querySelector('.reveal .slides > section.present');
+  return {index: slides.indexOf(slide), f: slide ? slide.querySelectorAll('.fragment.visible').length : -1,
+          cells: document.querySelectorAll('.jp-Cell').length, code: document.querySelectorAll('.jp-CodeCell').length,
+          dialogs: document.querySelectorAll('.jp-Dialog').length, overview: !!document.querySelector('.reveal.overview')};
+}"""
+
+#: The speaker view's "Next" preview: the smallest text in it (px, any zoom included), its height, its text.
+PREVIEW = """() => {
+  const box = document.getElementById('preview');
+  let smallest = 1e9;
+  const zoom = el => { let z = 1; for (let a = el; a; a = a.parentElement) z *= parseFloat(getComputedStyle(a).zoom || 1) || 1; return z; };
+  for (const el of box.querySelectorAll('*')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize) * zoom(el));
+  }
+  return {smallest, height: box.getBoundingClientRect().height, text: box.innerText};
+}"""
+
+#: Text the show keeps off the next slide: its skipped cells, its notes, the code it hides (a line that the slide
+#: also shows, as a paragraph's first sentence shown and also in the notes, aside).
+NEXT_HIDDEN = """() => {
+  const slides = [...document.querySelectorAll('.reveal .slides > section')];
+  const next = slides[slides.indexOf(document.querySelector('.reveal .slides > section.present')) + 1];
+  if (!next) return [];
+  const HIDDEN = '.reveal-skip, aside.notes, .jp-mod-hidden, .lm-mod-hidden';
+  const shown = next.cloneNode(true);
+  shown.querySelectorAll(HIDDEN).forEach(e => e.remove());
+  const flat = t => t.replace(/\\s+/g, ' ').trim();
+  return [...next.querySelectorAll(HIDDEN)].flatMap(e => [...e.querySelectorAll('p, li, td, pre')].map(b => flat(b.textContent)))
+    .filter(t => t.length > 25 && !flat(shown.textContent).includes(t));
+}"""
+
+
+def test_keys_with_a_widget_focused_keep_the_slide_and_the_speaker_view_drives_the_show(browser, lab):
+    """On the figure slide of chapter 03, with the slider focused, every key of KEYS leaves the show where it
+    was (no first slide, no notes window, no cell inserted or changed, no dialog). Then → and Space in the
+    speaker view move the projected show forward and ← back (the presenter drives from the laptop); its "Next"
+    preview reads at 14 px or more and shows nothing the show keeps off that slide."""
+    server, scratch = lab
+    base, token = server
+    stem = "03_laplace_mechanism"
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{base}/lab/tree/{stem}/{stem}.ipynb?token={token}&reset", wait_until="domcontentloaded")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    run_all(page, f"present_keys_{stem[:2]}")
+    page.wait_for_function(KERNEL_READY, timeout=120_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
+    speaker = context.new_page()
+    speaker.goto(f"{base}/static/dpteach-presenter.html?notebook={stem}/{stem}.ipynb", wait_until="load")
+    with context.expect_page(timeout=30_000) as opened:
+        speaker.click("#start")
+    show = opened.value
+    show.set_viewport_size({"width": 1920, "height": 1080})
+    show.wait_for_function(f"() => ({MEASURE})() !== null", timeout=90_000)
+    show.wait_for_selector(".reveal .noUi-handle", state="attached", timeout=90_000)
+
+    # the speaker view drives the show: →, Space and ← pressed in it move the projected show
+    speaker.bring_to_front()
+    first = show.evaluate(MEASURE)
+    problems = []
+    for key, forward in (("ArrowRight", True), ("Space", True), ("ArrowLeft", False)):
+        before = show.evaluate(MEASURE)
+        hidden = show.evaluate(NEXT_HIDDEN)
+        preview = speaker.evaluate(PREVIEW)
+        if preview["smallest"] < 14 or preview["height"] < 100:
+            problems.append(f"slide {before['index'] + 1}: the Next preview is {preview['height']:.0f} px high, "
+                            f"its text {preview['smallest']:.1f} px")
+        seen = " ".join(preview["text"].split())
+        shown = [line for line in hidden if line in seen]
+        if shown:
+            problems.append(f"slide {before['index'] + 1}: the Next preview shows what the show skips: {shown[:2]}")
+        speaker.keyboard.press(key)
+        try:
+            show.wait_for_function(f"b => {{ const s = ({MEASURE})(); return s && (s.index !== b.index || s.f !== b.f); }}",
+                                   arg=before, timeout=5_000)
+        except Exception:
+            problems.append(f"{key} in the speaker view did not move the show from slide {before['index'] + 1}")
+            continue
+        after = show.evaluate(MEASURE)
+        moved = (after["index"], after["f"]) > (before["index"], before["f"])
+        if moved != forward:
+            problems.append(f"{key} in the speaker view moved the show the wrong way ({before['index']} → {after['index']})")
+    speaker.screenshot(path=str(ARTIFACTS / "present_03_speaker_drives.png"))
+    assert not problems, "\n".join(problems)
+    assert show.evaluate(MEASURE)["index"] >= first["index"]
+
+    # the figure slide, its slider focused: every key keeps the slide, the notebook and the windows
+    show.bring_to_front()
+    figure = show.evaluate("() => [...document.querySelectorAll('.reveal .slides > section')]"
+                           ".findIndex(s => s.querySelector('.noUi-handle'))")
+    assert figure >= 0
+    state = show.evaluate(MEASURE)
+    while state["index"] != figure:
+        state = _step(show, "ArrowRight" if state["index"] < figure else "ArrowLeft", state)
+    handle = show.locator(".reveal .slides > section.present .noUi-handle").first
+    pages = len(context.pages)
+    for key in KEYS:
+        handle.focus()
+        before = show.evaluate(SHOW_STATE)
+        for part in key.split(" "):
+            show.keyboard.press(part)
+        show.wait_for_timeout(2_500 if key == "t" else 400)      # (RISE's notes window sent the show back later)
+        after = show.evaluate(SHOW_STATE)
+        changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+        if len(context.pages) != pages:
+            changed["windows"] = (pages, len(context.pages))
+            for extra in context.pages[pages:]:
+                extra.close()
+        if changed:
+            problems.append(f"{key!r} with the slider focused changed {changed}")
+            show.keyboard.press("Escape")
+            state = show.evaluate(MEASURE)
+            while state["index"] != figure:
+                state = _step(show, "ArrowRight" if state["index"] < figure else "ArrowLeft", state)
+            handle = show.locator(".reveal .slides > section.present .noUi-handle").first
+    assert not problems, "\n".join(problems)
+    context.close()
