@@ -40,6 +40,7 @@ from .applications import (
     check_randomized_response_estimate,
 )
 from .composition import (
+    check_promised_accuracy,
     check_queries_bought,
     check_session_spend,
     check_split_variance,
@@ -113,6 +114,7 @@ __all__ = [
     "check_queries_bought",
     "check_session_spend",
     "check_split_variance",
+    "check_promised_accuracy",
     "check_overlapping_bands_sensitivity",
     "check_count_relative_error",
     "check_derived_count_std",

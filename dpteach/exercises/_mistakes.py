@@ -74,6 +74,8 @@ _NAMED = [
      "bound, which puts k inside the logarithm.", *_THM_3_8),
     ("the union bound turned around", "The union bound shares β out over the k noises (β/k each) inside the "
      "logarithm: it neither multiplies β by k nor sits outside the logarithm.", *_THM_3_8),
+    ("all the counts at once for each one", "Theorem 3.8's union bound holds k counts together; one count at a time "
+     "needs only Fact 3.7's ln(1/β).", *_THM_3_8),
     # -- the noise scale and its spread
     ("÷ε forgotten", "The Laplace scale is b = Δf/ε: dividing by ε is what makes a smaller ε add more noise.", *_SCALE),
     ("×ε for ÷ε", "The scale is Δf divided by ε, not multiplied by it: a smaller ε must mean more noise.", *_SCALE),
@@ -140,6 +142,8 @@ _NAMED = [
      "more than kε ≤ ε′.", *_ADVANCED),
     ("advanced composition where only basic holds", "A pure ε budget has only basic composition: the shares add up "
      "to ε exactly, never like √k.", *_ADVANCED),
+    ("one accounting, not the better of two", "Theorems 3.16 and 3.20 both hold (the second at δ′): an accountant "
+     "takes the smaller total, kε for a few releases and Theorem 3.20 for many.", *_ADVANCED),
     ("a looser accounting than asked", "Theorem 3.20 and the optimal composition theorem hold for any ε-DP mechanism; "
      "releases known to be Laplace have a tighter, exact total.", *_ADVANCED),
     ("Theorem 3.20's second term left out", "Theorem 3.20's ε′ has two terms: √(2k ln(1/δ′))·ε and kε(e^ε − 1), "

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 
 from .._roots import bisect, integer
-from ..composition import PrivacyBudget, advanced_composition_max_k
+from ..composition import PrivacyBudget, advanced_composition_max_epsilon, advanced_composition_max_k
 from ..laplace import laplace_scale
 from ._base import Feedback, Mistake, as_number, compare, exercise
 
-__all__ = ["check_queries_bought", "check_session_spend", "check_split_variance"]
+__all__ = ["check_promised_accuracy", "check_queries_bought", "check_session_spend", "check_split_variance"]
 
 
 @exercise(prompt="A curator answers the number of smokers in the north district at ε = {north:g} and the same count "
@@ -130,3 +130,58 @@ def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
                    "Each answer at ε/2 has Laplace noise of scale Δf/(ε/2); what is the variance of Lap(b), and what "
                    "does averaging two independent answers do to it?", figures=3, mistakes=mistakes)
 
+
+@exercise(prompt="A statistics office will publish {k} counts about the same people from a total budget of ε′ = "
+                 "{total:g} with δ′ = {delta_prime:pow10}, giving each count the same ε. It may account by basic "
+                 "composition (Theorem 3.16) or by advanced composition (Theorem 3.20), whichever lets each count have "
+                 "the larger ε. With that ε, what is the smallest error it can promise for each count at 95%: the α "
+                 "with each count within ±α of the truth with probability 0.95 (Fact 3.7, Δf = 1)? Give 3 significant "
+                 "figures.",
+          homework={"k": (10, 20, 30, 50, 60, 80, 100, 150, 200, 300, 500), "total": (0.5, 1.0, 3.0, 5.0),
+                    "delta_prime": (1e-5, 1e-7, 1e-9)}, figures=3)
+def check_promised_accuracy(answer, k: int = 45, total: float = 2.0, delta_prime: float = 1e-6) -> Feedback:
+    """Ch. 06, exercise 4 (a decision): 45 counts from a total of ε′ = 2 at δ′ = 10⁻⁶, each at the larger ε that basic
+    (Theorem 3.16) or advanced (Theorem 3.20) composition allows: what ±α can each count promise at 95%?
+
+    Fact 3.7: |Lap(1/ε)| ≥ α with probability e^(−αε), which is 5% at α = ln(20)/ε."""
+    basic = total / k                                                    # Theorem 3.16: kε ≤ ε′
+    advanced = advanced_composition_max_epsilon(total, k, delta_prime)  # Theorem 3.20: ε′(k, ε, δ′) ≤ ε′
+    per_count = max(basic, advanced)
+    expected = math.log(20) / per_count
+    which = "advanced composition (Theorem 3.20)" if advanced > basic else "basic composition, ε′/k"
+    mistakes = [
+        Mistake(math.log(20) / basic, "that gives each count ε′/k, basic composition's share. With δ′ allowed, "
+                                      "Theorem 3.20 holds too, and for this many counts it allows each a larger ε: "
+                                      "take whichever accounting allows more.", name="one accounting, not the better of two"),
+        Mistake(math.log(20) / advanced, "that uses Theorem 3.20's ε, which for this few counts is smaller than ε′/k. "
+                                         "Both theorems hold: take the larger ε.",
+                name="one accounting, not the better of two"),
+        Mistake(math.log10(20) / per_count, "that uses log10. Fact 3.7's e^(−t) is undone by the natural logarithm.",
+                name="log10 for ln"),
+        Mistake(math.log(10) / per_count, "that is one tail, ½e^(−t) = 5%. Fact 3.7's e^(−t) already counts both "
+                                          "sides, Y ≥ α and Y ≤ −α.", name="the two sides miscounted"),
+        Mistake(math.log(40) / per_count, "that splits the 5% between the two tails and then uses the two-sided tail "
+                                          "for each: Fact 3.7's e^(−t) is already both sides together.",
+                name="the two sides miscounted"),
+        Mistake(math.log(20 * k) / per_count, "that holds all the counts at once (Theorem 3.8's union bound). The "
+                                              "question asks for each count on its own.",
+                name="all the counts at once for each one"),
+        Mistake(1 / per_count, "that is the mean absolute error b = 1/ε, not a bound that holds with probability 95%.",
+                name="the wrong measure of spread"),
+        Mistake(math.sqrt(2) / per_count, "that is the standard deviation √2·b, not a bound that holds with "
+                                          "probability 95%.", name="the wrong measure of spread"),
+        Mistake(math.log(20), "that is t in Pr[|Y| ≥ t·b] = e^(−t), in units of the scale: multiply by b = Δf/ε.",
+                name="÷ε forgotten"),
+        Mistake(math.log(20) * per_count, "that multiplies by ε; the scale is b = Δf/ε, so the bound divides by ε.",
+                name="×ε for ÷ε"),
+        Mistake(math.log(1 / 0.95) / per_count, "that uses 95% where the failure probability 5% belongs: "
+                                                "e^(−t) = 0.05.", name="the complementary event"),
+        Mistake(per_count, "that is the ε each count gets; the question asks for the error it allows, in counts.",
+                name="a scale for ε, or ε for a scale"),
+    ]
+    return compare(answer, expected,
+                   f"{which} allows each count ε = {per_count:.4g} (against ε′/k = {basic:.4g} and Theorem 3.20's "
+                   f"{advanced:.4g}); then |Lap(1/ε)| ≥ α with probability e^(−αε) = 5% at α = ln(20)/ε = "
+                   f"{expected:.3g}.",
+                   "Find the largest ε per count that each theorem allows within ε′, take the larger, and turn it into "
+                   "the error that Lap(1/ε) exceeds with probability 5% (Fact 3.7).", figures=3, mistakes=mistakes)
