@@ -93,7 +93,7 @@ class PrivacyLossDistribution:
 
     For ε ≥ 0, δ(ε) and its inverse ε(δ) take one binary search each: with ℓ_n the grid
     losses and, for the first n with ℓ_n > ε, A = Σ_{m ≥ n} Pr[L = ℓ_m] and
-    S = Σ_{m ≥ n} Pr[L = ℓ_m] e^{−ℓ_m} (suffix sums computed once), δ(ε) = A − e^ε·S.
+    S = Σ_{m ≥ n} Pr[L = ℓ_m] e^{−ℓ_m} (suffix sums computed once, S as its logarithm), δ(ε) = A − e^ε·S.
     """
 
     noise: GeneralizedGaussianNoise
@@ -110,8 +110,11 @@ class PrivacyLossDistribution:
         first = int(np.searchsorted(losses, 0.0, side="left"))     # the losses ≥ 0
         m, ell = self.masses[first:], losses[first:]
         suffix = np.cumsum(m[::-1])[::-1]
-        weighted = np.cumsum((m * np.exp(-ell))[::-1])[::-1]       # e^{−ℓ} ≤ 1: no overflow
-        object.__setattr__(self, "_nonnegative", (ell, np.r_[suffix, 0.0], np.r_[weighted, 0.0]))
+        # S_n = Σ_{m ≥ n} Pr[L = ℓ_m]·e^{−ℓ_m}, kept as its logarithm: e^{−ℓ} underflows to 0 past ℓ ≈ 745, and
+        # e^ε·S then came out as ∞·0 (a total of 1,320 read as 1,629, or ∞)
+        with np.errstate(divide="ignore"):
+            log_weighted = np.logaddexp.accumulate((np.log(m) - ell)[::-1])[::-1]
+        object.__setattr__(self, "_nonnegative", (ell, np.r_[suffix, 0.0], np.r_[log_weighted, -np.inf]))
 
     @property
     def losses(self) -> np.ndarray:
@@ -123,12 +126,11 @@ class PrivacyLossDistribution:
         eps = _validate.array("epsilon", epsilon, nonempty=False)
         flat = np.atleast_1d(eps).ravel()
         out = np.empty(flat.shape)
-        ell, suffix, weighted = self._nonnegative
+        ell, suffix, log_weighted = self._nonnegative
         nonneg = flat >= 0
         # first loss > ε; an ε within 1e-9 of a step from a grid loss is taken to be on it
         n = np.searchsorted(ell, flat[nonneg] + 1e-9 * self.step, side="right")
-        with np.errstate(divide="ignore"):
-            out[nonneg] = suffix[n] - np.exp(flat[nonneg] + np.log(weighted[n]))
+        out[nonneg] = suffix[n] - np.exp(flat[nonneg] + log_weighted[n])
         for i in np.flatnonzero(~nonneg):                              # ε < 0: the direct sum
             losses = self.losses
             above = losses > flat[i]
@@ -148,9 +150,9 @@ class PrivacyLossDistribution:
         ds = _validate.array("delta", delta, nonempty=False)
         if ((ds <= 0) | (ds >= 1)).any():
             raise ValueError(f"delta must be in (0, 1), got {delta!r}; δ = 0 asks for pure DP")
-        ell, suffix, weighted = self._nonnegative
-        at_grid = suffix[1:] - np.exp(ell) * weighted[1:]            # δ(ℓ_j) for each grid loss ℓ_j ≥ 0
-        at_zero = suffix[0] - weighted[0]
+        ell, suffix, log_weighted = self._nonnegative
+        at_grid = suffix[1:] - np.exp(ell + log_weighted[1:])         # δ(ℓ_j) for each grid loss ℓ_j ≥ 0
+        at_zero = suffix[0] - math.exp(log_weighted[0])
         flat = np.atleast_1d(ds).ravel() - self.infinity_mass - self.truncated
         out = np.empty(flat.shape)
         for i, target in enumerate(flat):
@@ -160,8 +162,9 @@ class PrivacyLossDistribution:
                 out[i] = 0.0
             else:
                 j = int(np.argmax(at_grid <= target)) if (at_grid <= target).any() else ell.size - 1
-                a, s_ = suffix[j], weighted[j]                       # the cell (ℓ_{j−1}, ℓ_j]
-                out[i] = max(math.log((a - target) / s_), 0.0) if a > target and s_ > 0 else float(ell[j])
+                a, log_s = suffix[j], log_weighted[j]                # the cell (ℓ_{j−1}, ℓ_j]
+                out[i] = max(math.log(a - target) - log_s, 0.0) if a > target and math.isfinite(log_s) \
+                    else float(ell[j])
         out = out.reshape(ds.shape)
         return out if out.ndim else float(out)
 

@@ -232,3 +232,17 @@ def test_generalized_gaussian_sigma_at_p_2():
             ours = dp.generalized_gaussian_sigma(k, 2.0, eps, delta)
             close(ours, theirs, rel=1.3e-5, what=f"k={k} ε={eps} δ={delta}")
             assert ours >= theirs * (1 - 1e-12)
+
+
+@compares(quantity="δ(ε) of 1,000 Laplace releases whose total runs past 700 (privacy loss distribution)",
+          peer="dp-accounting", grid="b = 0.5, k = 1000, ε ∈ {1000, 1200, 1300, 1319.5, 1330}",
+          tolerance="2e-3 relative; never below dp-accounting's pessimistic δ by more")
+def test_laplace_pld_past_a_total_of_700():
+    """Where the total runs past 1,300 (the accountant's e^(−ℓ) sums once underflowed there: its ε(δ) was ∞ or
+    1,629 for 1,320)."""
+    ours = dp.privacy_loss_distribution(dp.laplace_noise(0.5), 1000)
+    theirs = _laplace(0.5, 1000)
+    for epsilon in (1000.0, 1200.0, 1300.0, 1319.5, 1330.0):
+        want = theirs.get_delta_for_epsilon(epsilon)
+        close(ours.delta(epsilon), want, rel=2e-3, what=f"δ({epsilon:g})")
+        assert ours.delta(epsilon) >= want * (1 - 2e-3), epsilon
