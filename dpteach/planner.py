@@ -46,8 +46,6 @@ PLANNER_RELEASES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_
 CONFIDENCE = 0.95
 #: δ = SHARE / n: on average the record-publishing mechanism at this δ publishes SHARE of one record.
 SHARE = 0.01
-#: Up to this kε the exact accountant always answers (its total is below kε); a larger total it refuses is ∞ here.
-EXACT_BEYOND = 500.0
 
 _WHY_CONFIDENCE = "the probability that a count is within ±accuracy; 1 would need ε = ∞"
 _WHY_PEOPLE = "n, the number of people (records) in the data"
@@ -119,8 +117,7 @@ class BudgetPlan:
     δ′ = δ, ``optimal`` Kairouz, Oh & Viswanath's Theorem 3.3 at δ (any ε-DP mechanisms), ``exact`` these
     Laplace releases' own ε(δ). ``gaussian_std`` is the σ of Gaussian noise with the same accuracy,
     ``gaussian_per_release`` one such release's ε at δ, and ``gaussian`` the k of them, composed exactly in
-    Gaussian differential privacy (μ√k-GDP, μ = 1/σ) and read at δ. ``exact`` is ∞ for a total over
-    :data:`EXACT_BEYOND` that the accountant does not compute (hundreds of releases at ε near 1 or more).
+    Gaussian differential privacy (μ√k-GDP, μ = 1/σ) and read at δ.
     """
 
     people: int
@@ -140,13 +137,14 @@ class BudgetPlan:
     def __repr__(self) -> str:
         return (f"{self.releases:,} counts of {self.people:,} people, each within ±{self.accuracy:g} with probability "
                 f"{self.confidence:g}: ε = {self.per_release:.3g} per release; total ε at δ = {power_text(self.delta)}: "
-                f"basic {self.basic:.3g} (pure), advanced {self.advanced:.3g}, optimal {self.optimal:.3g}, "
+                f"basic {_total(self.basic)} (pure), advanced {_total(self.advanced)}, optimal {_total(self.optimal)}, "
                 f"exact {_total(self.exact)}; Gaussian noise of the same accuracy (σ = {self.gaussian_std:.3g}): "
-                f"{self.gaussian:.3g} (GDP)")
+                f"{_total(self.gaussian)} (GDP)")
 
 
 def _total(value: float) -> str:
-    return f"{value:.3g}" if math.isfinite(value) else f"> {EXACT_BEYOND:g}"
+    """A total as the repr writes it: three figures, whole numbers from 1,000 on."""
+    return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
 
 
 def plan_budget(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE) -> BudgetPlan:
@@ -203,21 +201,8 @@ def _totals(people: int, releases: int, accuracy: float, confidence: float) -> t
 def _computed(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
     eps, delta = release_epsilon(accuracy, confidence), planner_delta(people)
     mu = math.sqrt(releases) / gaussian_std_for(accuracy, confidence)      # k releases: μ√k-GDP, μ = 1/σ
-    return (optimal_composition(releases, eps, delta)[0], _exact_or_inf(releases, eps, delta),
+    return (optimal_composition(releases, eps, delta)[0], exact_laplace_epsilon(releases, eps, delta),
             gdp_epsilon(delta, mu))
-
-
-def _exact_or_inf(k: int, epsilon: float, delta: float) -> float:
-    """:func:`~dpteach.exact_laplace_epsilon`, or ∞ where it refuses: a total over a few hundred, beyond what the
-    privacy loss distribution computes (e^(−ε) nears the smallest double). Such a total is above
-    :data:`EXACT_BEYOND`, kε bounds it, and no plan would spend that much. (Its other refusals, of a bad k, ε
-    or δ, cannot happen here: the planner has checked them.)"""
-    try:
-        return exact_laplace_epsilon(k, epsilon, delta)
-    except ValueError:
-        if k * epsilon <= EXACT_BEYOND:
-            raise
-        return math.inf
 
 
 #: planner_totals.csv's header.
@@ -227,7 +212,7 @@ _HEADER = "people,accuracy,releases,optimal,exact,gaussian"
 @functools.lru_cache(maxsize=1)
 def table() -> dict[tuple[int, float, int], tuple[float, float, float]]:
     """The planner's grid, from dpteach/data/planner_totals.csv: (optimal, exact, gaussian) by (people, accuracy,
-    releases), each as :func:`plan_budget` would compute it (∞ for an exact total it does not compute)."""
+    releases), each as :func:`plan_budget` would compute it."""
     text = resources.files("dpteach").joinpath("data", "planner_totals.csv").read_text(encoding="ascii")
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     if lines[0] != _HEADER:
@@ -248,7 +233,7 @@ def table_rows() -> list[str]:
     """planner_totals.csv's lines: every (people, accuracy, releases) of the grid, its totals written with repr."""
     lines = ["# The budget planner's grid (dpteach.planner): at delta = 0.01/people, the total epsilon of k counts",
              "# each within +-accuracy at 95% (Laplace: eps = ln(20)/accuracy each; Gaussian: sigma = accuracy/1.96):",
-             "# optimal composition, exact (inf: beyond the accountant), Gaussian DP. Made by",
+             "# optimal composition, exact (the privacy loss distribution), Gaussian DP. Made by",
              "# rebuild_planner_table.py; do not edit.",
              _HEADER]
     for n in PLANNER_PEOPLE:

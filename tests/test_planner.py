@@ -82,10 +82,7 @@ def test_a_plan_orders_its_totals_as_the_theorems_do():
         assert plan.basic == pytest.approx(k * plan.per_release, rel=1e-12)
         assert plan.delta == pytest.approx(0.01 / n, rel=1e-12)
         assert plan.optimal <= plan.basic * (1 + 1e-12) and plan.optimal <= plan.advanced * (1 + 1e-12)
-        if math.isfinite(plan.exact):
-            assert plan.exact <= plan.optimal * (1 + 1e-4)     # Laplace is one ε-DP mechanism; 1e-4: its grid
-        else:
-            assert plan.basic > planner.EXACT_BEYOND
+        assert plan.exact <= plan.optimal * (1 + 1e-4)     # Laplace is one ε-DP mechanism; 1e-4: its grid
         assert plan.gaussian == pytest.approx(dp.gdp_epsilon(plan.delta, math.sqrt(k) / plan.gaussian_std),
                                               rel=1e-12)
         assert plan.gaussian_per_release == pytest.approx(dp.gdp_epsilon(plan.delta, 1 / plan.gaussian_std),
@@ -120,9 +117,12 @@ def _grid():
 
 
 def _check_rows(rows):
+    """The table's values against the functions, to 1e-12 relative: the accountant's FFTs may round the last bit
+    differently from one process to another (seen under pytest-xdist)."""
     table = planner.table()
     for n, a, k in rows:
-        assert table[(n, float(a), k)] == planner._computed(n, k, a, planner.CONFIDENCE), (n, a, k)
+        assert table[(n, float(a), k)] == pytest.approx(planner._computed(n, k, a, planner.CONFIDENCE), rel=1e-12), \
+            (n, a, k)
 
 
 def test_the_shipped_table_is_what_the_functions_compute_on_a_sample():
@@ -137,12 +137,10 @@ def test_the_shipped_table_is_what_the_functions_compute_everywhere():
     _check_rows(_grid())
 
 
-def test_the_table_lacks_no_row_and_marks_only_totals_beyond_the_accountant():
+def test_the_table_lacks_no_row_and_holds_finite_totals():
     table = planner.table()
     assert len(table) == len(_grid())
-    for (_n, a, k), (optimal, exact, gaussian) in table.items():
-        assert math.isfinite(optimal) and math.isfinite(gaussian)
-        assert math.isfinite(exact) or k * dp.release_epsilon(a) > planner.EXACT_BEYOND
+    assert all(math.isfinite(v) and v > 0 for row in table.values() for v in row)
 
 
 def test_the_planner_figure_draws_the_plan_it_reports():
@@ -154,8 +152,8 @@ def test_the_planner_figure_draws_the_plan_it_reports():
         for field in ("per_release", "basic", "advanced", "optimal", "exact", "gaussian", "delta"):
             assert drawn[field] == getattr(plan, field), field
         low, high = w.figure.ax.get_ylim()
-        finite = [v for v in (plan.basic, plan.optimal, plan.exact, plan.gaussian) if math.isfinite(v)]
-        assert low <= min(finite) and max(finite) <= high       # only the advanced bound may leave the axes
+        totals = (plan.basic, plan.optimal, plan.exact, plan.gaussian)
+        assert low <= min(totals) and max(totals) <= high       # only the advanced bound may leave the axes
     assert "ε = 0.3 each" in w.figure.ax.get_title()
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _validate
 from .._text import power_text
-from ..planner import EXACT_BEYOND, PLANNER_ACCURACY, PLANNER_PEOPLE, PLANNER_RELEASES, plan_budget
+from ..planner import PLANNER_ACCURACY, PLANNER_PEOPLE, PLANNER_RELEASES, plan_budget
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
 __all__ = ["BudgetPlannerFigure"]
@@ -22,10 +22,7 @@ ACCOUNTINGS = (
 
 
 def _short(value: float) -> str:
-    """A total for the title: three figures below 10,000, two and a power of ten above (3·10⁴), and "> 500"
-    for an exact total the accountant does not compute."""
-    if not np.isfinite(value):
-        return f"> {EXACT_BEYOND:g}"
+    """A total for the title: three figures below 10,000, two and a power of ten above (3·10⁴)."""
     return _number(value) if value < 10_000 else power_text(value)
 
 
@@ -41,9 +38,8 @@ class BudgetPlannerFigure(_Updatable):
     :func:`~dpteach.plan_budget`, whose exact totals are precomputed on this grid.
 
     The axes are fixed over every control's whole range (k from 1 to 10,000; totals from 10⁻³ to 10⁵: the
-    advanced bound leaves the top at large ε, where it is worse than kε anyway; the exact curve stops where the
-    total passes a few hundred, beyond its accountant). A frame moves the five curves, the k marker, its dots
-    and the title.
+    advanced bound leaves the top at large ε, where it is worse than kε anyway). A frame moves the five curves,
+    the k marker, its dots and the title.
     """
 
     Y_LIMITS = (1e-3, 1e5)
