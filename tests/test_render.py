@@ -134,7 +134,8 @@ def test_png_bytes_renders_a_png():
 def test_a_figure_says_how_small_its_text_is_drawn():
     """Every PNG a figure draws carries, in a tEXt chunk that image readers keep (Pillow's info), the size of its
     smallest text in pixels of the image: its smallest font (a note asked "small") at the image's dpi. A slide
-    draws the figure large enough for that text to read; the projector style draws nothing below "small"."""
+    draws the figure large enough for that text to read; the projector style draws nothing below "small" (but a
+    legend that would then be wider than its figure), and leaves matplotlib's own relative sizes alone."""
     from matplotlib import font_manager
 
     from dpteach.plots._render import png_text_px
@@ -151,6 +152,8 @@ def test_a_figure_says_how_small_its_text_is_drawn():
         loss = dp.widgets.composition_compared()            # its legend asks "x-small": drawn "small" for a room
         assert png_text_px(loss.figure.png()) == pytest.approx(13 * 1.45 * font_manager.font_scalings["small"] * 100 / 72,
                                                                abs=0.06)
+        fig = loss.figure.fig                               # ... and still fits the figure's width
+        assert fig.legends[0].get_window_extent(fig.canvas.get_renderer()).width <= fig.bbox.width
     finally:
         plots.presentation(False)
     assert font_manager.font_scalings["x-small"] < font_manager.font_scalings["small"]

@@ -84,32 +84,15 @@ def style() -> dict:
     }
 
 
-#: matplotlib's relative font sizes, as they are, and as the projector style has them: nothing smaller than
-#: "small" (a legend or note asked "x-small" is drawn "small"), so that a figure drawn for a room, whose text
-#: is 24 px on a 1920×1080 slide, is not a third smaller in its legend.
-_SCALINGS = dict(font_manager.font_scalings)
-_PROJECTOR_SCALINGS = {**_SCALINGS, "xx-small": _SCALINGS["small"], "x-small": _SCALINGS["small"]}
-
-
-def _apply_scalings() -> None:
-    font_manager.font_scalings.update(_PROJECTOR_SCALINGS if _state["mode"] == "presentation" else _SCALINGS)
-
-
-if _state["mode"] == "presentation":       # DPTEACH_PRESENTATION=1: the kernel draws for a room from the start
-    _apply_scalings()
-
-
 def presentation(on: bool = True) -> None:
     """Switch every figure made from now on to projector size (bigger fonts, wider; no text smaller than
     "small") or back."""
     _state["mode"] = "presentation" if on else "default"
-    _apply_scalings()
     matplotlib.rcParams.update(style())
 
 
 def use_style() -> None:
     """Apply the workbook's style to every matplotlib figure in this kernel."""
-    _apply_scalings()
     matplotlib.rcParams.update(style())
 
 
@@ -199,12 +182,40 @@ def _ensure_layout(fig: Figure) -> None:
 
 
 def _solve_layout(fig: Figure) -> None:
-    """Draw once with the constrained layout, then freeze it (the next draws skip the solver)."""
+    """Draw once with the constrained layout, then freeze it (the next draws skip the solver). In the projector
+    style, text asked smaller than "small" is raised to it first (:func:`_raise_small_text`)."""
     fig.set_layout_engine("constrained")
     _canvas(fig).draw()
+    if _state["mode"] == "presentation" and _raise_small_text(fig):
+        _canvas(fig).draw()              # the layout again, around the bigger text
     fig.set_layout_engine("none")
     fig._dpteach_layout_key = _layout_key(fig)
     fig._dpteach_text_pt = smallest_text_pt(fig)
+
+
+def _raise_small_text(fig: Figure) -> bool:
+    """Projector style: a note or a legend asked "x-small" is drawn "small", so that a figure drawn for a room
+    (its text 24 px on a 1920×1080 slide) is not a third smaller in its legend; a legend that would then be
+    wider than the figure keeps its size (it would be cut). True if any text grew."""
+    floor = matplotlib.rcParams["font.size"] * font_manager.font_scalings["small"]
+    renderer = _canvas(fig).get_renderer()
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    grew = False
+    for legend in legends:
+        small = [(text, text.get_fontsize()) for text in legend.texts if text.get_fontsize() < floor]
+        for text, _ in small:
+            text.set_fontsize(floor)
+        if small and legend.get_window_extent(renderer).width > fig.bbox.width:
+            for text, size in small:
+                text.set_fontsize(size)
+        else:
+            grew = grew or bool(small)
+    in_legends = {id(text) for legend in legends for text in legend.texts}
+    for text in fig.findobj(Text):
+        if id(text) not in in_legends and text.get_visible() and text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+            grew = True
+    return grew
 
 
 def _layout_key(fig: Figure) -> tuple:

@@ -67,7 +67,7 @@ class ExactCompositionFigure(_Updatable):
             ax.set_ylabel(f"total ε (δ = {self.delta:g})")
             ax.set_title(" \n ")           # two lines: the k and its four totals
             # below the axes: the k marker crosses the whole height
-            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
+            self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")    # (three ran off a projector's figure)
             _plain_log_axes(ax)
         self.dynamic = [self.marker, self.dots, ax.title]
 

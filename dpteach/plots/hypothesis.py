@@ -220,7 +220,7 @@ class GaussianCompositionFigure(_Updatable):
             right.set_title(" \n ")
             _plain_log_axes(right)
             # below the axes: a legend inside would sit on the curves of one panel or the other
-            self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
+            self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")    # (three ran off a projector's figure)
         self.dynamic = [self.region, self.curve, self.edge_exact, self.edge_pairs, self.marker, self.dots,
                         self.ax.title, self.ax_eps.title]
 
