@@ -1,16 +1,21 @@
 """Presenting live: RISE slides of the slide edition, in the presenting venv, with sliders that answer
-and a speaker view that follows the show.
+and a speaker view that follows the show and drives it.
 
 `make present CHAPTER=03` starts JupyterLab from .venv-present (RISE, and the ipywidgets front end
-its slideshow renders) on a scratch copy of the chapter's slide edition (``instructor --slides``),
-with DPTEACH_PRESENTATION=1, and serves the speaker view (dpteach-presenter.html) from the same
-origin. This test does the same in a temporary folder, for chapters 03 and 05: Run All, save, open
-the speaker view, press Start (the slideshow opens in a window of its own), then walk every slide and
+its slideshow renders) on a scratch copy of the chapter's slide edition (``python -m dpteach.publish
+present``), with DPTEACH_PRESENTATION=1 and the server extension that scripts RISE's page
+(dpteach.publish.present), and serves the speaker view (dpteach-presenter.html) from the same origin.
+This test does the same in a temporary folder, for chapters 03, 05 and 11: Run All, save, open the
+speaker view, press Start (the slideshow opens in a window of its own), then walk every slide and
 fragment with → at 1920×1080 and back with ← at 1280×720, checking at each step that the text is at
-least 24 px (the same share of 720 px), that nothing lies outside the screen and that no hidden code
-shows; drag a slider on the figure slide and see the figure redraw; see the speaker view show the
-current slide's notes, the next slide and a timer, follow a step, and leave the show where it is.
-Skipped, saying why, without Chromium or without the presenting venv (`make test` installs it).
+least 24 px (the same share of 720 px), that nothing lies outside the screen, that no hidden code shows,
+that every slide has a heading and that "What to watch" is on its figure's slide; drag a slider on the
+figure slide and see the figure redraw; see the speaker view show the current slide's notes, the next
+slide and a timer, follow a step, and leave the show where it is; count the show's console errors and
+its requests outside the machine (none of either). On chapter 03, keys pressed with the slider focused
+keep the slide and the notebook, and → and ← in the speaker view move the show. `make present` names the
+chapters there are. Skipped, saying why, without Chromium or without the presenting venv (`make test`
+installs it).
 """
 
 import json

@@ -196,9 +196,9 @@
     note.textContent = "This copy of the book loads its " + (maths ? "formulas" : "") + (maths && widgets ? " and " : "") +
       (widgets ? "interactive figures" : "") + " from the internet (MathJax and the widget renderer, from public " +
       "servers), and there is no network: the formulas show as TeX and the figures inside widgets are missing. " +
-      "Connect to a network, or read a copy built with `make html`, which needs none.";
-    var main = document.querySelector("main") || document.body;
-    main.insertBefore(note, main.firstChild);
+      "Connect to a network, or read a copy built with make html, which needs none.";
+    var article = document.querySelector(".bd-article, article, main") || document.body;
+    article.insertBefore(note, article.firstChild);
   }
   window.addEventListener("load", sayWhenTheNetworkIsMissing);
 
