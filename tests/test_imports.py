@@ -229,3 +229,11 @@ def test_tests_share_helpers_through_a_module_not_conftest():
                  for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                  if isinstance(node, ast.ImportFrom) and node.module == "conftest"]
     assert not offenders, offenders
+
+
+def test_no_face_of_the_package_uses_import_star():
+    """Every face names what it re-exports, so a reader sees the public API in one place (issue 40)."""
+    import re
+    starred = [str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")
+               if re.search(r"^\s*from\s+\S+\s+import\s+\*", p.read_text(encoding="utf-8"), re.M)]
+    assert starred == []
