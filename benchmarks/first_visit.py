@@ -234,7 +234,7 @@ def split_one(factory_name: str, control_name: str) -> dict:
     """In this interpreter: the first visits again, each cut in three (CPU ms, medians and p95): the figure's
     update (maths and artists), the blitted frame (or the full draw), the PNG encoding."""
     import dpteach.widgets as w
-    from dpteach.plots._render import encode_png
+    from dpteach.plots._png import encode_png
 
     widget = getattr(w, factory_name)()
     control = widget.controls[control_name]

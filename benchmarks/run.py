@@ -164,7 +164,7 @@ def bench_sliders(changes: int = 50, rebuilds: int = 10, presentation: bool = Fa
 
 def explain_sliders(data: list[dict]) -> list[str]:
     """Where a frame's time goes, measured on the slowest control, for the reader of a missed target."""
-    from dpteach.plots._render import encode_png
+    from dpteach.plots._png import encode_png
 
     worst = max(data, key=lambda d: d["p95"])
     met = sum(d["ok"] for d in data)

@@ -16,7 +16,7 @@ from helpers import control_values, pixels_off_a_full_draw, widget_factories
 
 import dpteach as dp
 from dpteach import plots
-from dpteach.plots._render import encode_png
+from dpteach.plots._png import encode_png
 
 FACTORIES = list(widget_factories().values())
 
@@ -138,7 +138,7 @@ def test_a_figure_says_how_small_its_text_is_drawn():
     legend that would then be wider than its figure), and leaves matplotlib's own relative sizes alone."""
     from matplotlib import font_manager
 
-    from dpteach.plots._render import png_text_px
+    from dpteach.plots._png import png_text_px
 
     blank = np.zeros((3, 4, 4), dtype=np.uint8)
     assert png_text_px(encode_png(blank)) is None
@@ -164,13 +164,13 @@ def test_encode_png_round_trips(deflate, monkeypatch):
     """Both deflate encoders (ISA-L's, and zlib's where isal is missing) write PNGs that decode to the pixels."""
     import zlib
 
-    from dpteach.plots import _render
+    from dpteach.plots import _png
 
     if deflate == "isal":
         from isal.isal_zlib import compress
-        assert _render._deflate is compress          # the fast encoder is the one in use
+        assert _png._deflate is compress          # the fast encoder is the one in use
     else:
-        monkeypatch.setattr(_render, "_deflate", zlib.compress)
+        monkeypatch.setattr(_png, "_deflate", zlib.compress)
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
     frame = plots.LaplaceDensityFigure().frame()       # a real frame: long runs of one colour

@@ -27,7 +27,8 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from .._text import ten_to
-from ._render import Renderer, encode_png
+from ._png import encode_png
+from ._render import Renderer
 
 #: Okabe & Ito's colour-blind-safe palette.
 PALETTE = {
