@@ -68,3 +68,16 @@ def test_every_numeric_exercise_of_every_chapter_is_covered():
     covered = {ex.checker for p in NOTEBOOKS for ex in exercises(json.loads(p.read_text(encoding="utf-8")), p.stem)}
     numeric = {name for name, spec in EXERCISES.items() if spec.kind == "value"}
     assert numeric <= covered, f"exercises registered but in no chapter: {sorted(numeric - covered)}"
+
+
+def test_the_common_mistakes_page_gives_no_exercise_answer_away():
+    """The self-study book's "Common mistakes" page (generated from the checkers' registry) links to the sections
+    that teach each step; it must state no numeric exercise's answer at the chapter's numbers either."""
+    from dpteach.book import chapters
+    from dpteach.publish.book_site import short_title
+    from dpteach.publish.mistakes_page import page
+    text = page({c.path.stem: short_title(c) for c in chapters(ROOT / "notebooks")})
+    assert "Common mistakes" in text
+    leaks = [(name, token) for name, spec in EXERCISES.items() if spec.kind == "value"
+             for token in gives_away(text, spec.expected(), spec.figures)]
+    assert not leaks, f"the Common mistakes page states these answers: {leaks}"

@@ -146,3 +146,43 @@ def test_no_why_gives_a_chapter_exercise_answer_away():
         expected = spec.expected()
         for text in texts:
             assert not gives_away(text, expected, spec.figures), (spec.name, expected, text)
+
+
+# -- the self-study book's "Common mistakes" page (dpteach/publish/mistakes_page.py)
+
+def _book_page(present=None) -> str:
+    from dpteach.book import chapters
+    from dpteach.publish.book_site import short_title
+    from dpteach.publish.mistakes_page import page
+    titles = {c.path.stem: short_title(c) for c in chapters(ROOT / "notebooks")}
+    return page(titles if present is None else {k: v for k, v in titles.items() if k in present})
+
+
+def test_the_book_s_page_lists_every_named_mistake_and_every_claim_with_a_link_to_its_section():
+    from myst_parser.slugs import github_slugify
+    text = _book_page()
+    rows = [line for line in text.splitlines() if line.startswith("- **")]
+    assert len(rows) == len(MISTAKES) + len(CLAIMS)
+    named = [re.match(r"- \*\*(.+?)\.\*\* ", row).group(1) for row in rows[:len(MISTAKES)]]
+    assert sorted(named) == sorted(MISTAKES), "the page lists the registry's mistakes, each once"
+    for row, name in zip(rows, named):
+        m = MISTAKES[name]
+        assert m.why in row and f"]({m.chapter}.ipynb#{github_slugify(m.section)})" in row, row
+    for row, claim in zip(rows[len(MISTAKES):], CLAIMS):
+        assert claim.claim.rstrip(".") in row and claim.why in row
+        assert f"]({claim.chapter}.ipynb#{github_slugify(claim.section)})" in row, row
+    assert f"{len(MISTAKES)} mistakes" in text and f"{len(CLAIMS)} claims" in text
+
+
+def test_a_new_named_mistake_appears_on_the_page_without_editing_it(monkeypatch):
+    from dpteach.exercises import _mistakes
+    new = _mistakes.NamedMistake("a test's own mistake", "Made up by this test.", "02_laplace_distribution",
+                                 "Fact 3.7: the tail")
+    monkeypatch.setitem(_mistakes.MISTAKES, new.name, new)
+    assert "- **a test's own mistake.** Made up by this test." in _book_page()
+
+
+def test_a_book_of_some_chapters_names_the_sections_it_leaves_out_without_linking_them():
+    text = _book_page({"02_laplace_distribution"})
+    assert "(02_laplace_distribution.ipynb#" in text
+    assert "03_laplace_mechanism.ipynb" not in text and "(chapter 03, not in this book)" in text

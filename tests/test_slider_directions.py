@@ -68,3 +68,15 @@ def test_the_rule_reads_the_symbol_a_description_starts_with():
     assert direction_ends(slider("σ (sigma)")) == ("← more accurate", "more private →")
     for other in ("β (failure)", "Δf (sensitivity)", "k (queries)", "p (shape)", "", "εx"):
         assert private_end(slider(other)) is None and direction_ends(slider(other)) is None
+
+
+def test_a_precomputed_view_says_which_way_its_privacy_slider_is_private_and_other_sliders_say_nothing():
+    """The book's and the static deck's precomputed views (no kernel) keep their slider: its direction row too."""
+    from dpteach.widgets import precomputed, privacy_loss
+    view = precomputed(privacy_loss, "epsilon", [0.5, 1, 2])
+    tree = list(displayed(view.widget))
+    assert ends(view.direction) == ("← more private", "more accurate →")
+    assert tree[tree.index(view.slider) + 1] is view.direction
+    view = precomputed(privacy_loss, "k", [1, 2, 4])     # k (counts) is no privacy parameter
+    assert view.direction is None and not any("dpteach-direction" in getattr(w, "_dom_classes", ()) for w in
+                                              displayed(view.widget))

@@ -1,7 +1,7 @@
 """The course edition: what an instructor who grades hands out, and what they keep.
 
     python -m dpteach.course assign [--roster roster.csv] [--seed KEY] [--chapters 03 05 ...] [--book]
-                                   [--offline] [--repo URL] [--hub URL] [--branch main] [--out build/course]
+                                   [--online] [--repo URL] [--hub URL] [--branch main] [--out build/course]
 
 writes ``build/course/`` (or ``--out``)::
 
@@ -44,6 +44,7 @@ from pathlib import Path
 
 from ..exercises.variants import email_key, tag, variant
 from ..publish import editions
+from ..publish.assets import network_options
 from ..publish.paths import Project
 from . import edition, gradescope, leaks
 from .roster import Student, read_roster
@@ -146,7 +147,7 @@ def _expected(cache: dict, spec, params: dict) -> str:
 
 
 def build_course(project: Project, out: Path | None = None, seed: str | int | None = None,
-                 chapters: list[str] | None = None, book: bool = False, offline: bool = False,
+                 chapters: list[str] | None = None, book: bool = False, offline: bool = True,
                  repo: str = "", hub: str = "", branch: str = "main", roster: list[Student] | None = None,
                  wheel: bool = True, public: bool = False) -> Path:
     """Write the course edition (see the module's docstring); returns the folder."""
@@ -243,7 +244,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
         from ..publish.book_site import build_html
 
         site = students_dir / "book"
-        build_html(project, site, offline=offline, executed=shared, repo=repo, hub=hub, branch=branch,
+        build_html(project, site, offline=offline, executed=shared, repo=repo, hub=hub, branch=branch, course=True,
                    chapters=[path.stem for path in paths], work=out / ".book-sources")   # nothing but the book in students/
         for leftover in (students_dir / "jupyter_execute", site / "jupyter_execute", site / ".buildinfo"):
             if leftover.is_dir():
@@ -307,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
-    parser.add_argument("--offline", action="store_true", help="the book needs no network (see make html OFFLINE=1)")
+    network_options(parser, "the book's MathJax, require.js and widget renderer")
     parser.add_argument("--repo", default="", help="the COURSE's repository (its notebooks): launch links in the book")
     parser.add_argument("--hub", default="", help="a JupyterHub URL: 'Open on a JupyterHub' links (needs --repo)")
     parser.add_argument("--branch", default="main", help="the branch nbgitpuller pulls (default main)")

@@ -18,6 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .assets import network_options
 from .paths import Project
 
 
@@ -36,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=int, default=600, help="seconds a cell may run (default 600)")
 
     html = commands.add_parser("html", help="the reader's book (Sphinx) in build/html")
-    _network(html, "MathJax, require.js and the widget renderer")
+    network_options(html, "MathJax, require.js and the widget renderer")
     html.add_argument("--instructor", action="store_true",
                       help="the instructor edition (solutions open, speaker notes) in build/html-instructor")
     html.add_argument("--repo", default="", help="owner/name on GitHub: an 'Open in Binder' link on every page")
@@ -46,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     html.add_argument("--executed", type=Path, default=None, help="executed chapters to reuse (default build/executed)")
 
     slides = commands.add_parser("slides", help="reveal.js slides per chapter in build/slides")
-    _network(slides, "reveal.js, MathJax and the widget renderer")
+    network_options(slides, "reveal.js, MathJax and the widget renderer")
     slides.add_argument("--out", type=Path, default=None, help="output folder (default build/slides)")
     slides.add_argument("--executed", type=Path, default=None, help="executed chapters to reuse (default build/executed)")
 
@@ -65,15 +66,6 @@ def _parser() -> argparse.ArgumentParser:
     present.add_argument("--out", type=Path, required=True, help="the folder to present from (its contents are replaced)")
 
     return parser
-
-
-def _network(command: argparse.ArgumentParser, assets: str) -> None:
-    """--offline (the default: pages that need no network) or --online (the assets from CDNs)."""
-    where = command.add_mutually_exclusive_group()
-    where.add_argument("--offline", dest="offline", action="store_true", default=True,
-                       help=f"copy {assets} in: no network needed (the default)")
-    where.add_argument("--online", dest="offline", action="store_false",
-                       help=f"load {assets} from CDNs (a smaller folder that needs the network)")
 
 
 def main(argv: list[str] | None = None) -> int:

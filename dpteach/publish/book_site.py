@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from ..book import Chapter
+from . import mistakes_page
 from .assets import book_assets
 from .editions import MARKER
 from .execute import execute
@@ -178,9 +179,13 @@ def short_title(chapter: Chapter) -> str:
     return f"{chapter.number} · {chapter.title.split(': ')[0]}"
 
 
-def _index(items: list[Chapter], instructor: bool, launch: bool = False) -> str:
-    toc = "\n".join(f"{short_title(c)} <{c.path.stem}>" for c in items)
+def _index(items: list[Chapter], instructor: bool, launch: bool = False, mistakes: bool = False) -> str:
+    toc = "\n".join([f"{short_title(c)} <{c.path.stem}>" for c in items]
+                    + ([f"{mistakes_page.TITLE} <{mistakes_page.STEM}>"] if mistakes else []))
     rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}" for c in items)
+    if mistakes:
+        rows += (f"\n\nAnd [{mistakes_page.TITLE.lower()}]({mistakes_page.STEM}.md): the wrong steps the exercises' "
+                 "checkers name, each with the section that teaches the right one.")
     edition = "\n\n*Instructor edition: every solution is shown open, and the speaker notes are in.*" if instructor else ""
     # the launch menu is on the pages only when the book was built with a repository (REPO=)
     where = "the rocket menu at the top of each page, or `make lab`" if launch else "`make lab` in the workbook's folder"
@@ -206,7 +211,8 @@ each page can also be downloaded as a notebook.{edition}
 
 def build_html(project: Project, out: Path | None = None, *, offline: bool = True, instructor: bool = False,
                executed: Path | None = None, repo: str = "", hub: str = "", branch: str = "main",
-               cache: Path | None = None, chapters: list[str] | None = None, work: Path | None = None) -> list[Path]:
+               cache: Path | None = None, chapters: list[str] | None = None, work: Path | None = None,
+               course: bool = False) -> list[Path]:
     """The reader's book of ``project``: every chapter (executed, widget state saved) as a page of a Sphinx book,
     in ``out`` (default ``build/html``, or ``build/html-instructor``).
 
@@ -214,7 +220,12 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     first); ``chapters`` (notebook stems) keeps only those. Sphinx's sources and caches go to ``work``
     (default: ``.<out's name>-sources`` beside ``out``), never into ``out``. ``offline`` (the default) copies
     MathJax, require.js and the widget renderer in, so the pages need no network; built for the network
-    instead, a page opened without one says so. Returns the index and the chapter pages."""
+    instead, a page opened without one says so.
+
+    The self-study book (``course=False``) ends with the "Common mistakes" page (:mod:`.mistakes_page`), and,
+    built with a ``repo`` on GitHub or GitLab, has a "Report an error" link on every page that opens a new issue
+    titled with the page's name. The course edition's book (``course=True``) has neither: a graded course's
+    book should not invite answers in public. Returns the index and the chapter pages."""
     import nbformat
 
     items = [c for c in project.chapters() if chapters is None or c.path.stem in chapters]
@@ -240,9 +251,12 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
         twin = project.twin(chapter.path)
         if twin is not None:
             shutil.copyfile(twin, downloads / f"{chapter.path.stem}.md")
-    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo)), encoding="utf-8")
+    if not course:
+        present = {c.path.stem: titles[c.path.stem] for c in items}
+        (src / f"{mistakes_page.STEM}.md").write_text(mistakes_page.page(present), encoding="utf-8")
+    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo), mistakes=not course), encoding="utf-8")
     overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
-                 "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch}
+                 "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch, "dpteach_report": int(not course)}
     if offline:
         overrides["dpteach_assets"] = str(book_assets(work, cache or project.npm_cache))
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(BOOK_CONF), "-d", str(work / "doctrees"),
@@ -254,4 +268,5 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=project.root)
     if done.returncode != 0 or done.stderr.strip():
         raise RuntimeError(f"the Sphinx build of the book failed or warned:\n{done.stderr[-4000:]}")
-    return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items)]
+    return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items),
+            *([] if course else [out / f"{mistakes_page.STEM}.html"])]

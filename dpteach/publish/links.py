@@ -116,6 +116,37 @@ def nbgitpuller_url(hub: str, repo: str, branch: str = "main", path: str = START
     return f"{str(hub).strip().rstrip('/')}/hub/user-redirect/git-pull?{query}"
 
 
+def issue_url(repo: str, title: str, body: str = "") -> str | None:
+    """The link that opens a new issue in ``repo``'s tracker with ``title`` (and ``body``) filled in, for a
+    repository on GitHub or GitLab (gitlab.com, or a self-hosted server whose name starts with ``gitlab.``);
+    ``None`` for any other host, whose tracker (if any) has no known address.
+
+    >>> issue_url("someuser/dpteach", "Error on the page 02")
+    'https://github.com/someuser/dpteach/issues/new?title=Error+on+the+page+02'
+    >>> issue_url("git@gitlab.com:dp/course.git", "Error")
+    'https://gitlab.com/dp/course/-/issues/new?issue%5Btitle%5D=Error'
+    >>> issue_url("https://git.example.edu/dp/course.git", "Error") is None
+    True
+    """
+    url = clone_url(repo)
+    scp = _SCP_LIKE.fullmatch(url)
+    if scp and "://" not in url:
+        host, _, path = url.split("@", 1)[1].partition(":")
+    else:
+        parts = urlsplit(url)
+        host, path = (parts.hostname or "").lower(), parts.path
+    project = path.strip("/").removesuffix(".git").strip("/")
+    if "/" not in project:
+        return None
+    if host == "github.com":
+        fields = {"title": title, **({"body": body} if body else {})}
+        return f"https://github.com/{project}/issues/new?{urlencode(fields)}"
+    if host == "gitlab.com" or host.startswith("gitlab."):
+        fields = {"issue[title]": title, **({"issue[description]": body} if body else {})}
+        return f"https://{host}/{project}/-/issues/new?{urlencode(fields)}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="links.py", description="Print a link that opens the workbook.")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ._base import Interactive
+from ._base import Interactive, direction_label
 
 __all__ = ["PrecomputedView", "precomputed"]
 
@@ -40,7 +40,9 @@ class PrecomputedView:
             f"<i>Precomputed view: {len(self.frames)} frames of “{source.caption}”, rendered when the notebook "
             f"ran. The slider picks a frame in your browser, so it moves even in a web page with no kernel.</i>")
         self.caption = source.caption
-        self.widget = widgets.VBox([note, self.slider, self.stack])
+        #: under a privacy slider (ε, δ, a noise scale), which end is more private and which more accurate
+        self.direction = direction_label(source.controls[control])
+        self.widget = widgets.VBox([w for w in (note, self.slider, self.direction, self.stack) if w is not None])
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

@@ -216,7 +216,8 @@ def test_code_that_answers_a_homework_function_is_left_out(built):
 
 @pytest.mark.slow
 def test_a_course_of_some_chapters_hands_out_those_chapters_and_nothing_else(tmp_path):
-    out = assign.build_course(Project(ROOT), tmp_path / "course", seed=SEED, chapters=["05"], book=True)
+    out = assign.build_course(Project(ROOT), tmp_path / "course", seed=SEED, chapters=["05"], book=True,
+                              repo="someone/dpteach")
     students = out / "students"
     wanted = {"00_start_here", "05_accuracy_census_names"}
     assert {p.stem for p in (students / "notebooks").glob("*.ipynb")} == wanted
@@ -224,6 +225,9 @@ def test_a_course_of_some_chapters_hands_out_those_chapters_and_nothing_else(tmp
     assert {p.name for p in students.iterdir()} == {"notebooks", "book", "requirements.txt", "wheels", "README.md"}   # no Sphinx sources, no execution cache
     assert not list(students.rglob("jupyter_execute")) and not list(students.rglob(".buildinfo"))
     assert not list(students.rglob(".*-sources")) and not (students / ".book-sources").exists()
+    # a graded course's book invites no answers in public: no "Report an error", no page of common mistakes
+    for page in (students / "book").glob("*.html"):
+        assert "/issues/new" not in page.read_text() and "common_mistakes" not in page.read_text(), page.name
 
 
 def test_a_homework_notebook_opens_with_what_is_graded_and_how_to_hand_it_in(built, manifest):

@@ -108,6 +108,33 @@ def test_no_launch_links_when_no_repository_is_given(tmp_path_factory):
     assert "downloads/03_laplace_mechanism.ipynb" in links
 
 
+def test_the_common_mistakes_page_is_in_the_book_and_every_link_reaches_its_section(book):
+    """Issue 44: the self-study book's "Common mistakes" page, in every page's sidebar; each of its links to a
+    section lands on a heading of that chapter's page (an id the page has, on a heading)."""
+    from dpteach.exercises import CLAIMS, MISTAKES
+    page = (book / "common_mistakes.html").read_text()
+    for name in ["index.html", *PAGES]:
+        assert 'href="common_mistakes.html"' in (book / name).read_text(), name
+    links = re.findall(r'href="(\d\d_[a-z0-9_]+\.html)#([^"]+)"', page)
+    assert len(links) == len(MISTAKES) + len(CLAIMS)
+    for target, anchor in set(links):
+        html = (book / target).read_text()
+        assert re.search(rf'<section id="{re.escape(anchor)}"', html), (target, anchor)
+    for name in MISTAKES:
+        assert f"<strong>{name.replace('&', '&amp;')}.</strong>" in page.replace("&#8217;", "'"), name
+
+
+def test_report_an_error_is_on_every_page_with_a_github_repository_and_on_none_without(book, tmp_path_factory):
+    for name in ["index.html", "common_mistakes.html", *PAGES]:
+        links = [h.replace("&amp;", "&") for h in _links(book / name) if "/issues/new?" in h]
+        assert len(links) == 1 and links[0].startswith(f"https://github.com/{REPO}/issues/new?title="), name
+        title = parse_qs(urlparse(links[0]).query)["title"][0]
+        page_title = re.search(r"<title>(.*?)( &#8212;.*)?</title>", (book / name).read_text()).group(1)
+        assert title == f"Error on the page “{page_title}”", name
+    for name in ["index.html", "common_mistakes.html", "03_laplace_mechanism.html"]:
+        assert "/issues/new" not in (built_book(tmp_path_factory, "default") / name).read_text(), name
+
+
 def test_offline_book_asks_nothing_of_the_network(book):
     """Scripts, styles and fonts come from _static/, not from a CDN (the browser test checks the requests)."""
     for page in book.glob("*.html"):

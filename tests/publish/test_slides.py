@@ -7,6 +7,8 @@ The slides in Chromium: test_browser_slides.py (static deck), test_browser_prese
 The reader's book (Sphinx) is checked in test_book_site.py and, in Chromium, in test_browser_book.py.
 """
 
+import re
+
 import nbformat
 import pytest
 from helpers import ROOT
@@ -188,7 +190,7 @@ def test_a_static_figure_is_drawn_for_its_smallest_text_to_read_at_24_px():
 
     import numpy as np
 
-    from dpteach.plots._render import encode_png
+    from dpteach.plots._png import encode_png
     from dpteach.publish.slides.sizing import CONTENT_WIDTH, FIGURE_MAX, png_size
 
     frame = np.zeros((546, 1200, 4), dtype=np.uint8)
@@ -200,3 +202,37 @@ def test_a_static_figure_is_drawn_for_its_smallest_text_to_read_at_24_px():
     assert slides.figure_height(encode_png(tall, text_px=10.0)) == FIGURE_MAX
     with pytest.raises(ValueError, match="png must be"):
         png_size(b"GIF89a")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_static_deck_s_caption_says_what_its_hidden_sliders_were_set_to_and_which_way_is_private(path):
+    """Issue 44: the static deck leaves a live figure's sliders out (no kernel moves them), so the line under the
+    figure says each control's saved value and, for ε, δ and noise scales, which way is more private."""
+    nb = nbformat.read(path, as_version=4)
+    edition = slides.slide_edition(instructor_edition(nb, path.stem, PROJECT), live=False)
+    state = edition.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+
+    def tree(mid):
+        yield state[mid]
+        for child in state[mid]["state"].get("children", []):
+            yield from tree(child.removeprefix("IPY_MODEL_"))
+
+    figures = [(mid, m) for mid, m in state.items() if "dpteach-interactive" in m["state"].get("_dom_classes", ())]
+    assert figures, path.stem
+    for _, model in figures:
+        children = [c.removeprefix("IPY_MODEL_") for c in model["state"]["children"]]
+        caption = state[children[1]]["state"]["value"]
+        sliders = [m["state"] for m in tree(children[0]) if m["model_name"].endswith("SliderModel")]
+        assert caption.startswith("<span class='dpteach-fixed'>Drawn at "), caption
+        for slider in sliders:
+            description = slider["description"].replace("&", "&amp;")
+            assert f"{description} = " in caption, (description, caption)
+            symbol = slider["description"].split(" ")[0]
+            if symbol in ("ε", "δ", "δ′", "σ", "b"):
+                more = "larger" if symbol in ("σ", "b") else "smaller"
+                said = re.search(rf"A {more} ([^.]*?) is more private, a (\w+) one more accurate", caption)
+                assert said and symbol in said.group(1).split(" or ") and said.group(2) != more, (symbol, caption)
+    live = slides.slide_edition(instructor_edition(nb, path.stem, PROJECT), live=True)
+    live_state = live.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert not any("dpteach-fixed" in str(m["state"].get("value", "")) for m in live_state.values()), \
+        "the live slides' sliders move: no fixed caption"

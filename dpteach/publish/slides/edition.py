@@ -10,11 +10,13 @@ instructor --slides``, :mod:`dpteach.publish.present`). Its budget is a 1920×10
 from __future__ import annotations
 
 import copy
+import html
 import re
+from types import SimpleNamespace
 
 from .marking import heading, role, set_role
 from .pagination import paginate, split_tall_tables
-from .sizing import blocks, hides_code, size_figures, widget_state
+from .sizing import CONTROL_MODELS, blocks, hides_code, size_figures, widget_state
 
 #: Prose longer than this (characters) is shortened on the slide, the full text moving to the speaker notes.
 LONG_PROSE = 170
@@ -95,6 +97,74 @@ def short_version(markdown: str) -> tuple[str, bool]:
     return "\n\n".join(out), changed
 
 
+def _value_text(st: dict) -> str | None:
+    """A saved control's value as its readout shows it (None for a button)."""
+    if "_options_labels" in st:
+        labels, index = st["_options_labels"], st.get("index")
+        return str(labels[index]) if isinstance(index, int) and 0 <= index < len(labels) else None
+    value = st.get("value")
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (int, float)):
+        spec = str(st.get("readout_format") or "g").replace("~", "")
+        spec += "g" if re.fullmatch(r"\.\d+", spec) else ""      # d3's ".3" is 3 significant figures, zeros trimmed
+        try:
+            return format(value, spec).replace("e-0", "e-").replace("e+0", "e")
+        except ValueError:
+            return f"{value:g}"
+    return None
+
+
+def fixed_controls_caption(state: dict, model_id: str) -> str:
+    """What a figure's caption says on the static deck, which leaves its sliders out (no kernel moves them there):
+    the value each control was saved at, and for a privacy slider (ε, δ, a noise scale) which way is more private
+    and which more accurate, as the slider's own label row says in the lab."""
+    from ...widgets._base import private_end
+
+    def controls(mid: str):
+        st = state.get(mid, {}).get("state", {})
+        if "dpteach-direction" in st.get("_dom_classes", ()):
+            return
+        if state.get(mid, {}).get("model_name", "").endswith(CONTROL_MODELS) and st.get("description"):
+            yield st
+        for child in st.get("children", []):
+            if isinstance(child, str):
+                yield from controls(child.removeprefix("IPY_MODEL_"))
+
+    values, ends = [], {"low": [], "high": []}
+    for st in controls(model_id):
+        text = _value_text(st)
+        if text is None:
+            continue
+        description = str(st["description"])
+        values.append(f"{description}: {text}" if isinstance(st.get("value"), bool) else f"{description} = {text}")
+        end = private_end(SimpleNamespace(description=description))
+        if end is not None:
+            ends[end].append(description.split(" ", 1)[0])
+    if not values:
+        return ""
+    said = [f"Drawn at {', '.join(values)}."]
+    for end, (more, less) in (("low", ("smaller", "larger")), ("high", ("larger", "smaller"))):
+        if ends[end]:
+            said.append(f"A {more} {' or '.join(ends[end])} is more private, a {less} one more accurate.")
+    return " ".join(said)
+
+
+def _caption_fixed_controls(state: dict) -> None:
+    """Static deck: each live figure's status line (the row under its controls, empty when it drew) says what its
+    hidden sliders were set to and which way they are private (:func:`fixed_controls_caption`)."""
+    for model in state.values():
+        st = model.get("state", {})
+        children = [c.removeprefix("IPY_MODEL_") for c in st.get("children", []) if isinstance(c, str)]
+        if "dpteach-interactive" not in st.get("_dom_classes", ()) or len(children) < 2:
+            continue
+        status = state.get(children[1], {}).get("state", {})
+        if state.get(children[1], {}).get("model_name") == "HTMLModel" and not status.get("value"):
+            caption = fixed_controls_caption(state, children[0])
+            if caption:
+                status["value"] = f"<span class='dpteach-fixed'>{html.escape(caption)}</span>"
+
+
 def _notes(value: str):
     import nbformat
 
@@ -163,6 +233,7 @@ def slide_edition(nb, *, live: bool = True):
                 cell.source = short
                 out.append(_notes(body))
     if not live:
+        _caption_fixed_controls(state)
         size_figures(out, state)
     nb.cells = paginate(split_tall_tables(out), state, live)
     if live:

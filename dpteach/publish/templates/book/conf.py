@@ -9,14 +9,19 @@ build to another comes in as ``-D`` overrides of the ``dpteach_*`` values below:
 - ``dpteach_assets``: the folder holding those offline assets (added to the static files);
 - ``dpteach_repo`` (``owner/name``), ``dpteach_hub`` (a JupyterHub URL), ``dpteach_branch``:
   the per-page "Open in Binder" / "Open on a JupyterHub" links (left out when not given);
-- ``dpteach_instructor``: the instructor edition (a banner; the sources come with solutions open and notes in).
+- ``dpteach_instructor``: the instructor edition (a banner; the sources come with solutions open and notes in);
+- ``dpteach_report``: a "Report an error" link on every page, opening a new issue titled with the page's name in
+  ``dpteach_repo``'s tracker when the repository is on GitHub or GitLab (no link otherwise); off in the course
+  edition.
 
 Importing this file has no side effects beyond defining names (pytest skips this folder).
 """
 
 from __future__ import annotations
 
-from dpteach.publish.links import binder_url, nbgitpuller_url  # the links make binder-url / nbgitpuller-url print
+import re
+
+from dpteach.publish.links import binder_url, issue_url, nbgitpuller_url  # as make binder-url / nbgitpuller-url print
 
 project = "dpteach: the Laplace mechanism"
 author = "the dpteach authors"
@@ -53,7 +58,7 @@ html_theme_options = {
     "use_fullscreen_button": False,
     "navigation_with_keys": False,
     "secondary_sidebar_items": ["page-toc"],
-    "article_footer_items": [],
+    "article_footer_items": ["report-error.html"],
     "footer_content_items": ["copyright"],
 }
 
@@ -84,6 +89,17 @@ def _configure(app, config) -> None:
         config.html_theme_options = {**config.html_theme_options,
                                      "announcement": "Instructor edition: every solution is shown open, with the speaker notes."}
         config.html_title += " (instructor edition)"
+
+
+def _report(app, pagename, templatename, context, doctree) -> None:
+    """The "Report an error" link of a page (``report-error.html`` shows it when there is one)."""
+    config = app.config
+    if not (config.dpteach_report and config.dpteach_repo) or doctree is None:
+        return
+    title = re.sub(r"<[^>]+>", "", context.get("title", pagename)).strip()
+    body = (f"On the page “{title}” ({pagename}.html) of “{config.html_title}”:\n\n"
+            "- what is wrong (quote the sentence, the number or the figure):\n- what it should say, and why:\n")
+    context["dpteach_report_url"] = issue_url(config.dpteach_repo, f"Error on the page “{title}”", body)
 
 
 def _buttons(app, pagename, templatename, context, doctree) -> None:
@@ -120,8 +136,10 @@ def _buttons(app, pagename, templatename, context, doctree) -> None:
 
 def setup(app):
     for name, default in [("dpteach_offline", False), ("dpteach_assets", ""), ("dpteach_repo", ""),
-                          ("dpteach_hub", ""), ("dpteach_branch", "main"), ("dpteach_instructor", False)]:
+                          ("dpteach_hub", ""), ("dpteach_branch", "main"), ("dpteach_instructor", False),
+                          ("dpteach_report", False)]:
         app.add_config_value(name, default, "html", types=[type(default)])
     app.connect("config-inited", _configure)
     app.connect("html-page-context", _buttons, priority=502)
+    app.connect("html-page-context", _report)
     return {"parallel_read_safe": True}
