@@ -13,6 +13,8 @@ All. The sizing table the hub configurations take their sizes from is computed f
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -35,6 +37,8 @@ def chapter_memory() -> dict[str, float]:
         client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
         client.km = client.create_kernel_manager()
         client.km.transport = "ipc"                       # as the hub's kernels run (and no port races)
+        sockets = tempfile.mkdtemp(prefix="dpteach-ipc-")
+        client.km.ip = os.path.join(sockets, "kernel")   # absolute: the kernel runs in notebooks/, this process not
         client.start_new_kernel(env=dict(os.environ, **lean))
         try:
             client.start_new_kernel_client()
@@ -43,8 +47,10 @@ def chapter_memory() -> dict[str, float]:
                     client.execute_cell(cell, index)
             found[path.stem] = process_usage(client.km.provisioner.process.pid)[1]
         finally:
-            client.kc.stop_channels()
+            if client.kc is not None:
+                client.kc.stop_channels()
             run_sync(client.km.shutdown_kernel)(now=True)
+            shutil.rmtree(sockets, ignore_errors=True)
     return found
 
 

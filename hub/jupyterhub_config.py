@@ -95,8 +95,13 @@ if MODE == "demo":
         home = Path(spawner.home_dir_template.format(username=spawner.user.name))
         if not (home / "notebooks").exists():
             home.mkdir(parents=True, exist_ok=True)
-            shutil.copytree(ROOT / "notebooks", home / "notebooks",
-                            ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+            shutil.copytree(ROOT / "notebooks", home / "notebooks", ignore=_not_chapters)
+
+    def _not_chapters(folder, names):
+        """What a student's copy leaves out: caches, checkpoints, and anything not a file or a folder (a kernel's
+        socket left in notebooks/ would stop the copy, and every student's server with it)."""
+        return {name for name in names if name in (".ipynb_checkpoints", "__pycache__")
+                or not (os.path.isfile(os.path.join(folder, name)) or os.path.isdir(os.path.join(folder, name)))}
 
     c.Spawner.pre_spawn_hook = copy_the_chapters
     token = os.environ.get("DPTEACH_HUB_TOKEN")

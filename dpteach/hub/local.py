@@ -47,6 +47,7 @@ class LocalHub:
         self.project = project or Project()
         self.users = users
         self.port = port or free_port()
+        self._own_state = state is None      # a folder of its own, removed when the hub stops without an error
         self.state = Path(state or self.project.build / "hub" / f"state-{self.port}").resolve()
         self.token = secrets.token_hex(16)
         self.process: subprocess.Popen | None = None
@@ -143,8 +144,10 @@ class LocalHub:
     def __enter__(self) -> LocalHub:
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, *exc) -> None:
         self.stop()
+        if self._own_state and kind is None:     # kept after an error: its jupyterhub.log says what happened
+            shutil.rmtree(self.state, ignore_errors=True)
 
 
 def demo(users: int = 5, port: int = 8000) -> int:

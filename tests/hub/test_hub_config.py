@@ -83,3 +83,28 @@ def test_both_configs_give_a_student_the_same_share():
     values = yaml.safe_load((HUB / "config.yaml").read_text())["singleuser"]
     assert memory == (values["memory"]["limit"], values["memory"]["guarantee"])
     assert tuple(map(float, cpu)) == (values["cpu"]["limit"], values["cpu"]["guarantee"])
+
+
+def test_a_student_s_copy_of_the_chapters_skips_a_kernel_s_socket_left_in_notebooks(monkeypatch, tmp_path):
+    """A kernel started in notebooks/ with a relative IPC address leaves its sockets there; copying one failed
+    ("No such device or address") and with it every student's server. The copy takes files and folders only."""
+    import socket
+    from types import SimpleNamespace
+    config = _load(monkeypatch, DPTEACH_HUB="demo", DPTEACH_HUB_USERS="1", DPTEACH_HUB_STATE=str(tmp_path / "state"))
+    hook = config.Spawner.pre_spawn_hook
+    root = tmp_path / "workbook"
+    (root / "notebooks" / "data").mkdir(parents=True)
+    (root / "notebooks" / "00_start_here.ipynb").write_text("{}")
+    (root / "notebooks" / "data" / "names.csv").write_text("name\n")
+    (root / "notebooks" / ".ipynb_checkpoints").mkdir()
+    left = socket.socket(socket.AF_UNIX)
+    left.bind(str(root / "notebooks" / "kernel-ipc-1"))
+    try:
+        monkeypatch.setitem(hook.__globals__, "ROOT", root)
+        home = tmp_path / "home" / "student01"
+        hook(SimpleNamespace(home_dir_template=str(tmp_path / "home" / "{username}"),
+                             user=SimpleNamespace(name="student01")))
+    finally:
+        left.close()
+    copied = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
+    assert copied == ["notebooks", "notebooks/00_start_here.ipynb", "notebooks/data", "notebooks/data/names.csv"]
