@@ -12,6 +12,9 @@ PRESENT_BIN      := $(PRESENT)/bin
 PRESENT_SETTINGS := $(PRESENT)/share/jupyter/lab/settings/overrides.json \
 	$(PRESENT)/etc/jupyter/jupyter_server_config.json
 CHAPTER          ?= 03
+# The hub's proxy, from the npm registry (make hub). Defined up here: a rule's prerequisites are expanded when
+# make reads the rule, so a variable defined below test-slow would be empty there.
+HUB_PROXY := build/hub/node_modules/.bin/configurable-http-proxy
 PIP       := $(BIN)/python -m pip --quiet --disable-pip-version-check
 # matplotlib's font cache lives in the venv: a shared ~/.cache/matplotlib can point at the
 # fonts of another, deleted venv, and then every figure prints "findfont" warnings.
@@ -224,7 +227,6 @@ gradebook: $(VENV)/.test-installed
 # (student01 …, password dpteach; every account is your own Unix user: a demo only); `make bench-hub` measures how
 # many students dragging sliders at once it carries (STUDENTS="1 5 10 20") and writes RESULTS.md's sizing table.
 USERS    ?= 5
-HUB_PROXY := build/hub/node_modules/.bin/configurable-http-proxy
 $(VENV)/.hub-installed: requirements/hub.lock.txt $(VENV)/.test-installed
 	$(PIP) install --no-deps -r requirements/hub.lock.txt
 	@touch $@

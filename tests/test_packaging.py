@@ -235,3 +235,23 @@ def test_readme_lists_every_chapter():
     linked = set(re.findall(r"\]\((notebooks/\d\d_[a-z0-9_]+\.ipynb)\)", text))
     present = {f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")}
     assert linked == present
+
+
+def test_every_variable_a_rule_needs_is_defined_before_the_rule():
+    """Make expands a rule's targets and prerequisites when it reads the rule: a variable assigned further down
+    is empty there, and the prerequisite silently disappears (test-slow once lost the hub's proxy so: a clean
+    clone never installed it, and the hub's test failed in CI only)."""
+    defined, late = set(), []
+    for number, line in enumerate((ROOT / "Makefile").read_text().splitlines(), 1):
+        assignment = re.match(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|\?=|\+=|=)", line)
+        if assignment:
+            defined.add(assignment.group(1))
+            continue
+        rule = re.match(r"^([^\s#:=][^:=]*?):(?!=)(.*)$", line)
+        if rule and not line.startswith("\t"):
+            head = rule.group(1) + " " + rule.group(2).split(";")[0]
+            late += [(number, name) for name in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", head)
+                     if name not in defined]
+    assert not late, f"variables used in a rule before they are assigned (line, name): {late}"
+    assert "build/hub/node_modules/.bin/configurable-http-proxy" in subprocess.run(
+        ["make", "-qp"], cwd=ROOT, capture_output=True, text=True).stdout.split("\ntest-slow:", 1)[1].split("\n", 1)[0]
