@@ -50,8 +50,9 @@
     var words = query.toLowerCase().split(/\s+/).filter(Boolean);
     document.querySelectorAll("#search-results ul.search li > a").forEach(function (a) {
       var href = a.getAttribute("href");
-      if (a.dataset.dpteachSection || href.indexOf("#") >= 0) { return; }
-      a.dataset.dpteachSection = "checked";
+      if (a.dataset.dpteachSection) { return; }
+      a.dataset.dpteachSection = href.indexOf("#") >= 0 ? "sphinx" : "checked";   // a title Sphinx found: its own
+      if (href.indexOf("#") >= 0) { return; }
       var file = index.docnames.indexOf(href.split("?")[0].replace(/\.html$/, ""));
       var best = null;           // the shortest (most specific) section title holding every word
       Object.keys(index.alltitles).forEach(function (title) {
