@@ -73,6 +73,28 @@ def test_gaussian_pld(k, std):
         assert ours.delta(eps) >= exact.get_delta_for_epsilon(eps) * (1 - 1e-12) - 1e-15
 
 
+@compares(quantity="δ(ε) of Gaussian releases composed as μ-GDP (gdp_compose then gdp_delta: Dong, Roth & Su's "
+                   "Corollary 3.3 and 2.13)", peer="dp-accounting",
+          grid="μ's ∈ {(0.5), (0.1 × 100), (0.3, 0.5, 1), (0.02 × 1000), (1, 2)} × ε ∈ {0.25, 0.5, 1, 2}",
+          tolerance="2e-3 relative + 1e-12 of dp-accounting's composed distribution; never below Balle & Wang's "
+                    "exact δ at the composed μ (dp-accounting's formula)")
+@pytest.mark.parametrize("mus", [(0.5,), (0.1,) * 100, (0.3, 0.5, 1.0), (0.02,) * 1000, (1.0, 2.0)],
+                         ids=["one", "100 alike", "three", "1000 alike", "two"])
+def test_gdp_composition(mus):
+    """A Gaussian release with Δ/σ = μ is exactly μ-GDP, and μ-GDP releases compose to √(Σμ²)-GDP: dpteach's δ
+    from that one number against dp-accounting composing each release's privacy loss distribution."""
+    total = dp.gdp_compose(mus)
+    pld = None
+    for mu, count in {m: mus.count(m) for m in mus}.items():
+        part = _gaussian(1.0 / mu, count)
+        pld = part if pld is None else pld.compose(part)
+    exact = dpa_plm.GaussianPrivacyLoss(1.0 / total, sensitivity=1.0)
+    for eps in (0.25, 0.5, 1.0, 2.0):
+        ours = dp.gdp_delta(eps, total)
+        close(ours, pld.get_delta_for_epsilon(eps), rel=2e-3, atol=1e-12, what=f"μ's={mus[:3]}… ε={eps}")
+        assert ours >= exact.get_delta_for_epsilon(eps) * (1 - 1e-12) - 1e-15
+
+
 class GeneralizedGaussianLoss(dpa_plm.AdditiveNoisePrivacyLoss):
     """dp-accounting's privacy loss for Generalized Gaussian noise (REMOVE adjacency, sensitivity 1), written
     independently of dpteach: scipy's gennorm for the CDF, brentq for the inverse loss."""
