@@ -68,6 +68,34 @@ class _NeighbourPmfs(_Updatable):
     """Two pmfs on the integers side by side, as bars of width 0.4: ``self.z`` holds the integers."""
 
     z: np.ndarray
+    #: the probability axis: every pmf fits (Pr ≤ 1)
+    Y_TOP = 1.05
+
+    def _draw(self, reach: int, noise: str, neighbour: str, continuous: str) -> None:
+        """Fixed axes over the counts ±``reach``: one ``stairs`` artist per row of bars (a frame moves two artists,
+        not 50 bars), the two continuous densities as dashed lines, a title and a note, all dynamic."""
+        self.reach = _validate.integer("reach", reach, low=2)
+        self.z = np.arange(-self.reach, self.reach + 1)
+        self.x = np.linspace(-self.reach - 0.5, self.reach + 0.5, 600)
+        self.fig, self.ax = new_figure(height=4.2)
+        with styled():
+            ax = self.ax
+            empty = np.zeros(2 * self.z.size - 1)
+            self.bars_x = ax.stairs(empty, self._edges(-0.2), fill=True, color=PALETTE["blue"],
+                                    label=f"{noise} on f(x) = 0")
+            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=True, color=PALETTE["orange"],
+                                    label=f"{noise} on {neighbour}")
+            (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
+                                     label=continuous)
+            (self.line_y,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["orange"], lw=1.5, ls="--")
+            ax.set_xlim(self.x[0], self.x[-1])
+            ax.set_ylim(0, self.Y_TOP)
+            ax.set_xlabel("released count z (integers only)")
+            ax.set_ylabel("probability (bars), density (lines)")
+            ax.set_title(" ")
+            ax.legend(loc="upper right", fontsize="small")
+            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
+        self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
 
     def _edges(self, shift: float) -> np.ndarray:
         """Edges of bars of width 0.4 centred on z + shift, with the gaps between them as steps of height 0."""
@@ -95,32 +123,8 @@ class DiscreteLaplaceFigure(_NeighbourPmfs):
     width 0.4 separated by empty steps), so a frame moves two artists, not 50 bars.
     """
 
-    #: the probability axis: every pmf fits (Pr ≤ 1)
-    Y_TOP = 1.05
-
     def __init__(self, reach: int = 12) -> None:
-        self.reach = _validate.integer("reach", reach, low=2)
-        self.z = np.arange(-self.reach, self.reach + 1)
-        self.x = np.linspace(-self.reach - 0.5, self.reach + 0.5, 600)
-        self.fig, self.ax = new_figure(height=4.2)
-        with styled():
-            ax = self.ax
-            empty = np.zeros(2 * self.z.size - 1)
-            self.bars_x = ax.stairs(empty, self._edges(-0.2), fill=True, color=PALETTE["blue"],
-                                    label="discrete Laplace on f(x) = 0")
-            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=True, color=PALETTE["orange"],
-                                    label="discrete Laplace on f(y) = Δf")
-            (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
-                                     label="continuous Lap(Δf/ε) densities")
-            (self.line_y,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["orange"], lw=1.5, ls="--")
-            ax.set_xlim(self.x[0], self.x[-1])
-            ax.set_ylim(0, self.Y_TOP)
-            ax.set_xlabel("released count z (integers only)")
-            ax.set_ylabel("probability (bars), density (lines)")
-            ax.set_title(" ")
-            ax.legend(loc="upper right", fontsize="small")
-            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
-        self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
+        self._draw(reach, "discrete Laplace", "f(y) = Δf", "continuous Lap(Δf/ε) densities")
 
     def update(self, epsilon: float, sensitivity: int = 1) -> dict:
         scale = discrete_laplace_scale(sensitivity, epsilon)
@@ -153,34 +157,11 @@ class DiscreteGaussianFigure(_NeighbourPmfs):
     density's peak 1/(σ√(2π)) leaves the axis below σ = 0.38, and a note says so.
     """
 
-    #: the probability axis: every pmf fits (Pr ≤ 1)
-    Y_TOP = 1.05
     #: the δ at which the note converts ρ
     DELTA = 1e-6
 
     def __init__(self, reach: int = 15) -> None:
-        self.reach = _validate.integer("reach", reach, low=2)
-        self.z = np.arange(-self.reach, self.reach + 1)
-        self.x = np.linspace(-self.reach - 0.5, self.reach + 0.5, 600)
-        self.fig, self.ax = new_figure(height=4.2)
-        with styled():
-            ax = self.ax
-            empty = np.zeros(2 * self.z.size - 1)
-            self.bars_x = ax.stairs(empty, self._edges(-0.2), fill=True, color=PALETTE["blue"],
-                                    label="discrete Gaussian on f(x) = 0")
-            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=True, color=PALETTE["orange"],
-                                    label="discrete Gaussian on f(y) = 1")
-            (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
-                                     label="continuous N(0, σ²) densities")
-            (self.line_y,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["orange"], lw=1.5, ls="--")
-            ax.set_xlim(self.x[0], self.x[-1])
-            ax.set_ylim(0, self.Y_TOP)
-            ax.set_xlabel("released count z (integers only)")
-            ax.set_ylabel("probability (bars), density (lines)")
-            ax.set_title(" ")
-            ax.legend(loc="upper right", fontsize="small")
-            self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
-        self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
+        self._draw(reach, "discrete Gaussian", "f(y) = 1", "continuous N(0, σ²) densities")
 
     def update(self, sigma: float) -> dict:
         s = _validate.positive("sigma", sigma)
