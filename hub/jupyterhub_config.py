@@ -61,7 +61,8 @@ if MODE == "demo":
     c.JupyterHub.port = int(os.environ.get("DPTEACH_HUB_PORT", "8000"))
     c.JupyterHub.hub_ip = "127.0.0.1"
     c.JupyterHub.hub_port = int(os.environ.get("DPTEACH_HUB_API_PORT", str(c.JupyterHub.port + 81)))
-    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{c.JupyterHub.port + 1}"
+    c.ConfigurableHTTPProxy.api_url = ("http://127.0.0.1:"
+                                       + os.environ.get("DPTEACH_HUB_PROXY_API_PORT", str(c.JupyterHub.port + 1)))
     c.ConfigurableHTTPProxy.command = [str(ROOT / "build" / "hub" / "node_modules" / ".bin" / "configurable-http-proxy")]
     c.ConfigurableHTTPProxy.pid_file = str(STATE / "proxy.pid")
     c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"

@@ -27,6 +27,10 @@ from pathlib import Path
 from ..publish.paths import Project
 
 
+class _PortTaken(Exception):
+    """The hub or its proxy could not bind a port found free a moment before (another process took it)."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -47,6 +51,7 @@ class LocalHub:
         self.project = project or Project()
         self.users = users
         self.port = port or free_port()
+        self._own_port = port is None
         self._own_state = state is None      # a folder of its own, removed when the hub stops without an error
         self.state = Path(state or self.project.build / "hub" / f"state-{self.port}").resolve()
         self.token = secrets.token_hex(16)
@@ -58,20 +63,44 @@ class LocalHub:
     def proxy(self) -> Path:
         return self.project.build / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
 
-    def start(self, timeout: float = 90.0, quiet: bool = True) -> LocalHub:
+    def start(self, timeout: float = 90.0, quiet: bool = True, attempts: int = 3) -> LocalHub:
+        """Start the hub and wait until its API answers. Its own API and the proxy's take free ports of their own;
+        a port another process took between being found free and being bound (EADDRINUSE in the log) is tried
+        again with new ports, ``attempts`` times in all (the public port too, unless it was given)."""
         if not self.proxy.exists():
             raise RuntimeError(f"configurable-http-proxy is not installed ({self.proxy}): run `make hub` once "
                                "(it comes from the npm registry)")
+        for attempt in range(1, attempts + 1):
+            try:
+                return self._start(timeout, quiet)
+            except _PortTaken:
+                self.stop()
+                if attempt == attempts:
+                    raise RuntimeError(f"the hub found no free ports in {attempts} attempt{'s' if attempts > 1 else ''}: see "
+                                       f"{self.state / 'jupyterhub.log'}") from None
+                if self._own_port:
+                    self.port = free_port()
+                    self.url = f"http://127.0.0.1:{self.port}"
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float, quiet: bool) -> LocalHub:
         self.state.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, DPTEACH_HUB="demo", DPTEACH_HUB_USERS=str(self.users), DPTEACH_HUB_PORT=str(self.port),
-                   DPTEACH_HUB_API_PORT=str(free_port()), DPTEACH_HUB_STATE=str(self.state), DPTEACH_HUB_TOKEN=self.token)
+                   DPTEACH_HUB_API_PORT=str(free_port()), DPTEACH_HUB_PROXY_API_PORT=str(free_port()),
+                   DPTEACH_HUB_STATE=str(self.state), DPTEACH_HUB_TOKEN=self.token)
+        if self._log is not None:
+            self._log.close()
         log = self._log = open(self.state / "jupyterhub.log", "ab") if quiet else None     # (closed in stop)
+        self._log_start = log.tell() if log is not None else 0     # this attempt's part of the log
         self.process = subprocess.Popen([str(Path(sys.executable).parent / "jupyterhub"), "-f",
                                          str(self.project.root / "hub" / "jupyterhub_config.py")],
                                         cwd=self.state, env=env, start_new_session=True, stdout=log,
                                         stderr=subprocess.STDOUT if quiet else None)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            said = (self.state / "jupyterhub.log").read_bytes()[self._log_start:] if quiet else b""
+            if b"EADDRINUSE" in said or b"Address already in use" in said:    # the proxy's words, Python's
+                raise _PortTaken()         # (the hub may wait on: another process answers at the port it was given)
             if self.process.poll() is not None:
                 raise RuntimeError(f"the hub stopped at start (exit {self.process.returncode}): see "
                                    f"{self.state / 'jupyterhub.log'}")

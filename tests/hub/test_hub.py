@@ -47,3 +47,27 @@ def test_two_students_drag_their_own_sliders_through_the_hub_and_nothing_is_left
         assert len(running) >= 5                 # the proxy, the culler, two servers, two kernels (at least)
     assert hub.process.returncode is not None
     assert hub.leftovers() == [], "processes of the hub are still running after it stopped"
+
+
+def test_a_port_taken_between_choosing_and_binding_is_chosen_again(monkeypatch):
+    """CI once lost the hub's test to another process holding the port the proxy's API was given. Here the proxy's
+    API port is held on purpose: the proxy cannot bind it, the hub stops, and LocalHub starts it again on new
+    ports (the log says EADDRINUSE once), and the API answers."""
+    import socket
+
+    from dpteach.hub import local
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    ports = iter([local.free_port(), local.free_port(), held.getsockname()[1]])   # the hub, its API, the proxy's API
+    real = local.free_port
+    monkeypatch.setattr(local, "free_port", lambda: next(ports, None) or real())
+    try:
+        hub = LocalHub(1)
+        with hub:
+            assert hub.api("GET", "/hub/api/")["version"]
+            said = (hub.state / "jupyterhub.log").read_text(errors="replace")
+            assert said.count("EADDRINUSE") >= 1 and str(held.getsockname()[1]) in said
+        assert not hub.leftovers()
+    finally:
+        held.close()
