@@ -180,27 +180,33 @@ def _check(state, size, hidden, problems, shot=None):
             problems.append(f"{where}: hidden code shown: {line[:50]}")
 
 
-@pytest.mark.parametrize("stem", list(CHAPTERS))
-def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem):
-    server, scratch = lab
-    base, token = server
-    # one browser context for the lab, the speaker view and the show (the show is the speaker view's window)
+def _start_show(browser, base: str, token: str, stem: str, shot: str):
+    """Chapter ``stem`` run top to bottom in the lab and saved, then its speaker view, which opens the show in a
+    window of its own (one browser context for all three, at 1920×1080; the speaker view is on the lab's origin,
+    logged in by its cookie). Returns the context, the lab page's errors, the speaker view and the show."""
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page, errors = context.new_page(), []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{base}/lab/tree/{stem}/{stem}.ipynb?token={token}&reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
-    run_all(page, f"present_{stem[:2]}")
+    run_all(page, shot)
     page.wait_for_function(KERNEL_READY, timeout=120_000)
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
-    # the speaker view (same origin, logged in by the lab's cookie) opens the show in a window of its own
     speaker = context.new_page()
     speaker.goto(f"{base}/static/dpteach-presenter.html?notebook={stem}/{stem}.ipynb", wait_until="load")
     with context.expect_page(timeout=30_000) as opened:
         speaker.click("#start")
     show = opened.value
     show.set_viewport_size({"width": 1920, "height": 1080})
+    return context, errors, speaker, show
+
+
+@pytest.mark.parametrize("stem", list(CHAPTERS))
+def test_live_slides_fit_redraw_and_the_speaker_view_follows(browser, lab, stem):
+    server, scratch = lab
+    base, token = server
+    context, errors, speaker, show = _start_show(browser, base, token, stem, f"present_{stem[:2]}")
     show_errors, outside = [], []
     show.on("pageerror", lambda e: show_errors.append(str(e)))
     show.on("console", lambda m: show_errors.append(f"console: {m.text[:120]}") if m.type == "error" else None)
@@ -352,20 +358,7 @@ def test_keys_with_a_widget_focused_keep_the_slide_and_the_speaker_view_drives_t
     server, scratch = lab
     base, token = server
     stem = "03_laplace_mechanism"
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    page.goto(f"{base}/lab/tree/{stem}/{stem}.ipynb?token={token}&reset", wait_until="domcontentloaded")
-    page.wait_for_selector(".jp-Notebook", timeout=60_000)
-    run_all(page, f"present_keys_{stem[:2]}")
-    page.wait_for_function(KERNEL_READY, timeout=120_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
-    speaker = context.new_page()
-    speaker.goto(f"{base}/static/dpteach-presenter.html?notebook={stem}/{stem}.ipynb", wait_until="load")
-    with context.expect_page(timeout=30_000) as opened:
-        speaker.click("#start")
-    show = opened.value
-    show.set_viewport_size({"width": 1920, "height": 1080})
+    context, _, speaker, show = _start_show(browser, base, token, stem, f"present_keys_{stem[:2]}")
     show.wait_for_function(f"() => ({MEASURE})() !== null", timeout=90_000)
     show.wait_for_selector(".reveal .noUi-handle", state="attached", timeout=90_000)
 
