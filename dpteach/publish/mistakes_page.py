@@ -16,8 +16,14 @@ TITLE = "Common mistakes"
 
 
 def _anchor(section: str) -> str:
-    """The anchor MyST gives a heading (``myst_heading_anchors``): a link to it resolves to the heading's own id."""
-    from myst_parser.slugs import github_slugify
+    """The anchor MyST gives a heading (``myst_heading_anchors``): a link to it resolves to the heading's own id.
+
+    MyST's own GitHub-style slug function: ``myst_parser.slugs.github_slugify`` from myst-parser 5, the same
+    function as ``default_slugify`` in ``myst_parser.mdit_to_docutils.base`` before (4.x, the last for Python 3.10)."""
+    try:
+        from myst_parser.slugs import github_slugify
+    except ImportError:
+        from myst_parser.mdit_to_docutils.base import default_slugify as github_slugify
 
     return github_slugify(section)
 
