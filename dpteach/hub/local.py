@@ -76,7 +76,8 @@ class LocalHub:
             except _PortTaken:
                 self.stop()
                 if attempt == attempts:
-                    raise RuntimeError(f"the hub found no free ports in {attempts} attempt{'s' if attempts > 1 else ''}: see "
+                    tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
+                    raise RuntimeError(f"the hub found no free ports in {tries}: see "
                                        f"{self.state / 'jupyterhub.log'}") from None
                 if self._own_port:
                     self.port = free_port()
