@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 # The shared names live in tests/helpers.py: test files import them from there, never from this file.
-from helpers import CHROMIUM
+from helpers import CHROMIUM, INSTALL_HINTS
 
 # `filterwarnings = error` (pyproject) acts in the pytest process only. The kernels that nbval, nbclient
 # and nbconvert start for the notebooks treat warnings as errors too, so that a library's
@@ -83,3 +83,14 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.path.name.startswith("test_browser_"):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One loud line per missing tool at the end of the run: how many tests it skipped and what to install
+    (a newcomer's `make test` without bubblewrap passes, and says what it did not test)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    for hint in INSTALL_HINTS.values():
+        count = sum(hint in str(getattr(report, "longrepr", "")) for report in skipped)
+        if count:
+            terminalreporter.write_sep("!", f"{count} test{'s' if count > 1 else ''} SKIPPED: {hint}",
+                                       yellow=True, bold=True)

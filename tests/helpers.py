@@ -24,9 +24,46 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
+#: The tools a test may need and what to install for each. Where one is missing its tests are skipped, the reason
+#: saying what to install, and the run ends with one line per tool saying how many were skipped (conftest.py). CI,
+#: which installs them, sets DPTEACH_REQUIRE="bubblewrap chromium": there a test that would skip fails instead.
+INSTALL_HINTS = {
+    "chromium": "browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them",
+    "bubblewrap": "grading students' code needs bubblewrap: run `apt-get install -y bubblewrap` (Debian, Ubuntu; "
+                  "`dnf install bubblewrap` on Fedora) to enable these tests; macOS has none: grade in a Linux container",
+}
+
+
+def required_tools() -> set[str]:
+    """The tools this run must have (``DPTEACH_REQUIRE``, space- or comma-separated): CI sets it."""
+    import os
+    return {t for t in os.environ.get("DPTEACH_REQUIRE", "").replace(",", " ").split() if t}
+
+
 #: Browser tests drive Debian's Chromium; where it is missing they are skipped, saying how to enable them.
 needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="browser tests need Chromium: run `apt-get install -y chromium` (Debian) to enable them")
+    CHROMIUM is None and "chromium" not in required_tools(), reason=INSTALL_HINTS["chromium"])
+
+_SANDBOX_PROBLEM: list = []
+
+
+def needs_sandbox() -> None:
+    """Call first in a test or fixture that grades students' code in bubblewrap: skips the test where bubblewrap
+    is missing or cannot start here, saying what to install (a newcomer's laptop, macOS); fails it where the run
+    requires bubblewrap (CI)."""
+    from dpteach.course import sandbox
+    if not _SANDBOX_PROBLEM:
+        try:
+            sandbox.require()
+            _SANDBOX_PROBLEM.append(None)
+        except sandbox.SandboxUnavailable as error:
+            _SANDBOX_PROBLEM.append(str(error))
+    problem = _SANDBOX_PROBLEM[0]
+    if problem is None:
+        return
+    if "bubblewrap" in required_tools():
+        pytest.fail(f"this run requires bubblewrap (DPTEACH_REQUIRE), and: {problem}")
+    pytest.skip(INSTALL_HINTS["bubblewrap"])
 
 
 def axe_source() -> str:

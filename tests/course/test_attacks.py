@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import needs_sandbox
 from submissions import MANIFEST, OPTIONS, RIGHT, submission
 
 from dpteach.course import grading, sandbox
@@ -184,7 +185,7 @@ def _ours(needle: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def attacked(tmp_path_factory):
-    sandbox.require()
+    needs_sandbox()
     root = tmp_path_factory.mktemp("course")
     instructor, folder = root / "instructor", root / "submissions"
     instructor.mkdir()
@@ -337,7 +338,7 @@ def _graded_function(source, later=()):
 @pytest.fixture(scope="module")
 def functions():
     from concurrent.futures import ThreadPoolExecutor
-    sandbox.require()
+    needs_sandbox()
     sources = {"honest": (HONEST, ()), "honest_with_later_mentions": (HONEST, LATER)}
     sources.update({name: (source, ()) for name, (source, _) in {**CHEATS, **BY_LIBRARY}.items()})
     with ThreadPoolExecutor(2) as pool:

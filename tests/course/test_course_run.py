@@ -17,7 +17,7 @@ import shutil
 
 import nbformat
 import pytest
-from helpers import ROOT
+from helpers import ROOT, needs_sandbox
 from submissions import fill_cells, roster_answers
 
 from dpteach.course import assign, edition, grading
@@ -53,6 +53,7 @@ def _fill(source_nb, target, answers, drop_homework_line=False):
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
+    needs_sandbox()
     top = tmp_path_factory.mktemp("course-run")
     roster = read_roster(_roster(top / "roster.csv"))
     course = assign.build_course(Project(ROOT), top / "course", seed=KEY, chapters=["05"], roster=roster, wheel=False)

@@ -12,6 +12,7 @@ import math
 import nbformat
 import numpy as np
 import pytest
+from helpers import needs_sandbox
 from submissions import ALL_WRONG, CHAPTER, MANIFEST, OPTIONS, PARAMS_1, RIGHT_1, RIGHT_2, RIGHT_FUNCTION, WRONG_FUNCTION, submission
 
 import dpteach as dp
@@ -78,6 +79,7 @@ def my_accuracy_bound(k, beta, sensitivity, epsilon):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
+    needs_sandbox()
     folder = tmp_path_factory.mktemp("submissions")
     right = {"answer_accuracy_bound": f"answer_accuracy_bound = {RIGHT_1!r}",
              "answer_beta_for_bound": f"answer_beta_for_bound = {RIGHT_2!r}", "my_accuracy_bound": RIGHT_FUNCTION}
@@ -383,6 +385,7 @@ def _not_importable_runner(function, *args):   # this test module is not importa
 
 
 def test_the_sandbox_returns_plain_data_and_each_failure_as_an_outcome():
+    needs_sandbox()
     cases = [_case(np.arange(3.0)), _case(np.ones(2))]
     ok = SandboxedFunction("def f(x):\n    return x * 2\n", "f", time_limit=5).run_cases(cases, None, ())
     assert [status for status, _ in ok] == ["ok", "ok"] and np.array_equal(ok[0][1], np.arange(3.0) * 2)
@@ -401,6 +404,7 @@ def test_the_sandbox_returns_plain_data_and_each_failure_as_an_outcome():
 
 
 def test_the_sandbox_refuses_forbidden_functions_under_any_alias():
+    needs_sandbox()
     source = ("import gc, types\n\ndef f(x):\n    found = [o for o in gc.get_objects() if isinstance(o, types.FunctionType)"
               " and o.__name__ == 'laplace_scale']\n    try:\n        return found[0](1, x)\n    except Exception:\n"
               "        return 0.0\n")
