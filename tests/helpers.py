@@ -44,6 +44,15 @@ def required_tools() -> set[str]:
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None and "chromium" not in required_tools(), reason=INSTALL_HINTS["chromium"])
 
+
+
+def missing(tool: str) -> bool:
+    """True where ``tool`` (a key of INSTALL_HINTS) is not on PATH and this run does not require it: a test that
+    needs it then skips; where the run requires it (CI), it runs, and fails without it."""
+    program = {"bubblewrap": "bwrap"}.get(tool, tool)
+    return shutil.which(program) is None and tool not in required_tools()
+
+
 _SANDBOX_PROBLEM: list = []
 
 

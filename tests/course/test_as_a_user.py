@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import INSTALL_HINTS, missing
 from submissions import MANIFEST, RIGHT, submission
 from test_attacks import MARKER, SECRET_ANSWER, SLEEP, _classmate, _detach, _ours, _steal
 
@@ -26,7 +27,7 @@ SYSTEM_PYTHON = Path("/usr/bin/python3")
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     sys.platform != "linux" or os.geteuid() != 0 or not shutil.which("runuser") or not SYSTEM_PYTHON.exists()
-    or not shutil.which("bwrap"), reason="needs root (to become nobody), runuser, bubblewrap and /usr/bin/python3")]
+    or missing("bubblewrap"), reason="needs root (to become nobody), runuser and /usr/bin/python3; " + INSTALL_HINTS["bubblewrap"])]
 
 
 def _as_nobody(argv, **kwargs):

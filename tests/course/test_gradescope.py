@@ -21,7 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from helpers import ROOT
+from helpers import INSTALL_HINTS, ROOT, missing
 from submissions import RIGHT_FUNCTION, fill_cells, roster_answers
 
 from dpteach.course import assign, sandbox
@@ -29,8 +29,8 @@ from dpteach.course.roster import Student
 from dpteach.exercises import EXERCISES
 from dpteach.publish.paths import Project
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("bwrap"),
-                                reason="runs Gradescope's run_autograder as root (as Gradescope does), under bubblewrap")
+pytestmark = pytest.mark.skipif(os.geteuid() != 0 or missing("bubblewrap"),
+                                reason="runs Gradescope's run_autograder as root (as Gradescope does); " + INSTALL_HINTS["bubblewrap"])
 
 CHAPTER = "05_accuracy_census_names"
 MARKER = "dpteach-gradescope-attack"

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import INSTALL_HINTS, ROOT, missing
 from submissions import roster_answers as _answers
 from test_gradescope import CHAPTER, _notebook, _tree, _valid, run_autograder
 
@@ -29,8 +29,8 @@ from dpteach.publish.paths import Project
 
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    os.geteuid() != 0 or not shutil.which("bwrap") or not SYSTEM_PYTHON.exists(),
-    reason="needs root (Gradescope runs its autograder as root), bubblewrap and /usr/bin/python3")]
+    os.geteuid() != 0 or missing("bubblewrap") or not SYSTEM_PYTHON.exists(),
+    reason="needs root (Gradescope runs its autograder as root) and /usr/bin/python3; " + INSTALL_HINTS["bubblewrap"])]
 
 
 def _setup_steps(zip_path: Path, venv: Path) -> list[list[str]]:
