@@ -65,6 +65,8 @@ def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -
                 name="the two sides miscounted"),
         Mistake(2 * math.exp(-t), "that doubles Fact 3.7's tail: e^(−t) already counts both sides, Y ≥ t·b and "
                                   "Y ≤ −t·b.", name="the two sides miscounted"),
+        Mistake(100 * expected, "that looks like a percentage. Give the probability as a number between 0 and 1, "
+                                "not in percent.", name="a percentage for a fraction"),
     ]
     return compare(answer, expected,
                    f"{threshold:g} = {t:g}·b, so Fact 3.7 gives exp(−{t:g}) = {expected:.4f}.",
