@@ -174,7 +174,8 @@ def named_anyway(verdict: Feedback, answer, mistake: Mistake, figures: int | Non
     value = as_number(answer)
     if (verdict.correct is False and isinstance(value, float) and verdict.message.endswith(hint)
             and _agrees(value, float(mistake.value), figures)):
-        return Feedback(False, f"That is not it: {mistake.message}")
+        shown = verdict.message.split(" is not it. ", 1)[0]      # compare's own: the value, or "That" near the answer
+        return Feedback(False, f"{shown} is not it: {mistake.message}")
     return verdict
 
 
