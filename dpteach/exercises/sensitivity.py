@@ -31,19 +31,22 @@ def check_count_and_sum_sensitivity(answer, clip: int = 100, threshold: int = 65
     expected = l1_sensitivity(lambda x: np.array([x[ages >= threshold].sum(), x @ clipped]), ages, max_size=1)
     count_change, sum_change = 1.0, float(clipped.max())
     mistakes = [
-        Mistake(sum_change, "that is the change of the sum alone (the larger of the two changes, ℓ∞). "
-                            "Definition 3.1 uses the ℓ1 norm: add the changes of the two numbers.",
+        Mistake(sum_change, "that is the change of the sum alone (the larger change of one number, ℓ∞). "
+                            "Definition 3.1 measures the change of the whole pair, in the ℓ1 norm: does the person "
+                            "who moves the sum furthest move the count too?",
                 name="one change for all of them"),
         Mistake(math.hypot(count_change, sum_change), "that is the Euclidean (ℓ2) length of the change. Definition "
-                                                      "3.1 uses the ℓ1 norm: add the changes of the two numbers.",
+                                                      "3.1 measures it in the ℓ1 norm, not the Euclidean one.",
                 name="ℓ2 for ℓ1"),
         Mistake(count_change, "that is the change of the count alone; the same person also moves the sum.",
                 name="one change for all of them"),
         Mistake(2 * count_change, "a clipped sum is not a count: one record can move it by as much as the "
                                   "clipping bound.", name="a clipped sum taken for a count"),
         Mistake(2 * (count_change + sum_change),
-                "that doubles the change, as if one person were removed and another added. Definition 3.1's "
-                "neighbours differ by adding or removing ONE record.", name="replace-one for add/remove"),
+                "that counts one person's change twice. Definition 3.1's neighbours differ by adding or removing ONE "
+                "record; and here even swapping one record for another moves the pair no further than adding or "
+                "removing one does.",
+                name="a change counted twice"),
         Mistake(float(threshold) + count_change, "the threshold of the count is not what the sum can move by: "
                                                  "one record moves a clipped sum by up to the clipping bound.",
                 name="a clipped sum taken for a count"),
