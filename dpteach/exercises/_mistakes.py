@@ -244,6 +244,8 @@ _NAMED = [
     ("a change counted twice", "Δf is the largest ‖f(x) − f(y)‖₁ over neighbours that differ by one record, counted "
      "once; a replacement can at most double it, and for many queries (a count beside a clipped sum, overlapping "
      "counts) it does not.", *_DEF_3_1),
+    ("the size limit on the wrong database", "An enumeration up to n records lists the pairs whose LARGER database "
+     "has at most n records: the smaller has at most n − 1.", *_DEF_3_1),
 ]
 
 #: Every named mistake, by name.
