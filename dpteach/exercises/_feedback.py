@@ -172,9 +172,10 @@ def named_anyway(verdict: Feedback, answer, mistake: Mistake, figures: int | Non
     the generic hint, they would not learn which question they answered.
     """
     value = as_number(answer)
-    if (verdict.correct is False and isinstance(value, float) and verdict.message.endswith(hint)
+    generic = verdict.message.endswith(hint) or verdict.message.startswith("close:")   # 0.0300 typed reads 0.03
+    if (verdict.correct is False and isinstance(value, float) and generic
             and _agrees(value, float(mistake.value), figures)):
-        shown = verdict.message.split(" is not it. ", 1)[0]      # compare's own: the value, or "That" near the answer
+        shown = verdict.message.split(" is not it. ", 1)[0] if verdict.message.endswith(hint) else "That"
         return Feedback(False, f"{shown} is not it: {mistake.message}")
     return verdict
 

@@ -14,14 +14,25 @@ import math
 from ..accuracy import laplace_accuracy_bound
 from ..counting import histogram_noise
 from ..laplace import laplace_scale, laplace_tail
-from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake, named_anyway
+from ._base import (
+    Case,
+    Feedback,
+    Mistake,
+    check_function,
+    compare,
+    exercise,
+    live_mistakes,
+    matching_mistake,
+    named_anyway,
+)
 from ._cells import placeholder_feedback
 
 __all__ = ["check_accuracy_bound", "check_delta_for_bound", "check_dominance_threshold",
            "check_accuracy_bound_function"]
 
 
-def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -> list[Mistake]:
+def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float,
+                    figures: int | None = None) -> list[Mistake]:
     """Theorem 3.8's bound ln(k/β)·Δf/ε, computed the usual wrong ways."""
     b = laplace_scale(sensitivity, epsilon)
     confidence = [Mistake(math.log(k / (1 - beta)) * b, "you used the confidence 1 − β where the failure "
@@ -33,6 +44,8 @@ def _bound_mistakes(k: float, beta: float, sensitivity: float, epsilon: float) -
                      "exactly 1 − β: right for independent noises (and a little smaller), but the exercise asks for "
                      "Theorem 3.8's bound, whose union bound holds however the noises depend on each other.",
                      name="an exact probability for Theorem 3.8's bound")] if beta < 1 else []
+    # named only where it differs from the bound by more than the precision allows (it is the bound at k = 1)
+    sidak = live_mistakes(math.log(k / beta) * b, sidak, figures)
     return [
         Mistake(math.log10(k / beta) * b, "you used log10. Theorem 3.8 (through Fact 3.7, Pr[|Y| ≥ t·b] = e^−t) "
                                           "uses the natural logarithm ln.", name="log10 for ln"),
@@ -65,7 +78,7 @@ def check_accuracy_bound(answer, k: int = 1_000, beta: float = 0.01, epsilon: fl
     """Ch. 05, exercise 1: Theorem 3.8's bound for a 1,000-cell histogram (Δf = 1) at ε = 0.5,
     failure probability β = 0.01 (the book's δ)."""
     expected = laplace_accuracy_bound(k, beta, 1, epsilon)
-    mistakes = _bound_mistakes(k, beta, 1, epsilon) + [
+    mistakes = _bound_mistakes(k, beta, 1, epsilon, figures=3) + [
         Mistake(laplace_accuracy_bound(k, beta, k, epsilon),
                 "you used Δf = k, as for k arbitrary counts. A histogram's cells are disjoint: Δf = 1.",
                 name="k counts' Δf for a histogram"),
@@ -109,7 +122,7 @@ def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon:
     verdict = compare(answer, expected,
                       f"ln(k/β)/ε = {error:g} gives β = k·e^(−{error:g}ε) = {expected:.4f}: the theorem then "
                       f"promises 'within ±{error:g}' only with probability {1 - expected:.1%}.",
-                      hint, figures=3, mistakes=mistakes + [exact])
+                      hint, figures=3, mistakes=mistakes + live_mistakes(expected, [exact], 3))
     return named_anyway(verdict, answer, exact, 3, hint)
 
 

@@ -211,14 +211,23 @@ def _library_cdf(function) -> str | None:
                 return name.split(".")[0]
     code = getattr(function, "__code__", None)
     namespace = getattr(function, "__globals__", {})
+    values = [value for cell in getattr(function, "__closure__", None) or () for value in _contents(cell)]
+    values += list(getattr(function, "__defaults__", None) or ())
     codes = [code] if code is not None else []
     while codes:
         current = codes.pop()
         codes.extend(const for const in current.co_consts if isinstance(const, types.CodeType))
-        for name in current.co_names:
-            value = namespace.get(name)
-            home = (value.__name__ if isinstance(value, types.ModuleType)
-                    else getattr(value, "__module__", None) or getattr(type(value), "__module__", ""))
-            if value is not None and str(home).split(".")[0] in _LIBRARIES:
-                return str(home).split(".")[0]
+        values += [namespace[name] for name in current.co_names if name in namespace]
+    for value in values:
+        home = (value.__name__ if isinstance(value, types.ModuleType)
+                else getattr(value, "__module__", None) or getattr(type(value), "__module__", ""))
+        if str(home).split(".")[0] in _LIBRARIES:
+            return str(home).split(".")[0]
     return None
+
+
+def _contents(cell) -> list:
+    try:
+        return [cell.cell_contents]
+    except ValueError:      # a name the function closes over, not assigned yet
+        return []
