@@ -96,7 +96,10 @@ def check_accuracy_bound(answer, k: int = 1_000, beta: float = 0.01, epsilon: fl
                     "epsilon": (1.15, 1.2, 1.25, 1.3)}, figures=3)
 def check_delta_for_bound(answer, k: int = 10_000, error: float = 10.0, epsilon: float = 1.0) -> Feedback:
     """Ch. 05, exercise 2: for Example 3.3 (k = 10,000, Δf = 1, ε = 1), the failure probability β
-    (the book's δ) at which Theorem 3.8's bound is 10."""
+    (the book's δ) at which Theorem 3.8's bound is 10.
+
+    The exact 1 − (1 − e^(−t))^k for k independent noises is named as such, even where it is within two
+    figures of the union bound's k·e^(−t) (:func:`named_anyway`): a right answer to another question."""
     expected = k * laplace_tail(error * epsilon)
     mistakes = [
         Mistake(laplace_tail(error * epsilon), "that is the tail of ONE noise (Fact 3.7). The union bound over the "

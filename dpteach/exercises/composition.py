@@ -155,7 +155,10 @@ def check_promised_accuracy(answer, k: int = 45, total: float = 2.0, delta_prime
     """Ch. 06, exercise 4 (a decision): 45 counts from a total of ε′ = 2 at δ′ = 10⁻⁶, each at the larger ε that basic
     (Theorem 3.16) or advanced (Theorem 3.20) composition allows: what ±α can each count promise at 95%?
 
-    Fact 3.7: |Lap(1/ε)| ≥ α with probability e^(−αε), which is 5% at α = ln(20)/ε."""
+    Fact 3.7: |Lap(1/ε)| ≥ α with probability e^(−αε), which is 5% at α = ln(20)/ε. The α of the tighter
+    accountings the chapter also teaches, the optimal composition theorem (Kairouz, Oh & Viswanath 2015) and the
+    exact total of Laplace answers (:func:`~dpteach.exact_laplace_epsilon`), are named: right for these releases,
+    but not what the exercise asks."""
     basic = total / k                                                    # Theorem 3.16: kε ≤ ε′
     advanced = advanced_composition_max_epsilon(total, k, delta_prime)  # Theorem 3.20: ε′(k, ε, δ′) ≤ ε′
     per_count = max(basic, advanced)

@@ -166,8 +166,10 @@ def check_my_laplace_cdf(function) -> Feedback:
     single number x, without calling dpteach's laplace_cdf (or its density and tail).
 
     Seven hidden points (both sides of 0, at 0, far out, several scales); a failure names the
-    point and, when the returned value matches one, the known mistake (one formula for both
-    sides, the density instead of the CDF, swapped branches, x not divided by b, no ½).
+    point and, when the returned value matches one, the known mistake (the upper tail, or one
+    side's formula on the other side, the density instead of the CDF, swapped branches, x not
+    divided by b, no ½). A function that reaches a library's CDF (scipy's, …) is refused before the
+    cases run: the prompt asks for numpy or ``math`` and the formula.
     """
     library = _library_cdf(function)
     if library:

@@ -235,12 +235,14 @@ def check_my_l1_sensitivity(function) -> Feedback:
     """Ch. 01, exercise 3: the student writes ``my_l1_sensitivity(f, universe, max_size)``, the
     ℓ1-sensitivity of Definition 3.1 by enumeration, without calling dpteach's own.
 
-    The hidden cases are seven queries (a count, two coordinates that move in opposite directions,
-    a clipped sum, a histogram, overlapping counts, a query that falls, a query whose change grows
-    with the size); a failure names the case and, when the returned value matches one, the known
-    mistake (ℓ2 or ℓ∞ for ℓ1, the absolute value taken after the sum, a signed change, only the
-    empty database as the smaller one). The queries are module-level functions, so the cases can
-    be sent to a grading process.
+    The hidden cases are seven queries (a count, two coordinates that move in opposite directions
+    around a level, a clipped sum, a histogram, overlapping counts, a query that falls, a query whose
+    change grows with the size); a failure names the case and, when the returned value matches one,
+    the known mistake (ℓ2 or ℓ∞ for ℓ1, the absolute value taken after the sum, the difference of the
+    norms, a signed change, only the empty database as the smaller one, pairs up to max_size + 1
+    records, one record swapped for another). A function that compares a vector query's change with
+    a number (numpy's "truth value of an array is ambiguous") is told so. The queries are
+    module-level functions, so the cases can be sent to a grading process.
     """
     verdict = check_function(
         function, _sensitivity_cases(), task="my_l1_sensitivity(f, universe, max_size)",
