@@ -172,11 +172,13 @@ def named_anyway(verdict: Feedback, answer, mistake: Mistake, figures: int | Non
     the generic hint, they would not learn which question they answered.
     """
     value = as_number(answer)
-    generic = verdict.message.endswith(hint) or verdict.message.startswith("close:")   # 0.0300 typed reads 0.03
-    if (verdict.correct is False and isinstance(value, float) and generic
-            and _agrees(value, float(mistake.value), figures)):
-        shown = verdict.message.split(" is not it. ", 1)[0] if verdict.message.endswith(hint) else "That"
+    if verdict.correct is not False or not isinstance(value, float) or not _agrees(value, float(mistake.value), figures):
+        return verdict
+    if verdict.message.endswith(hint):
+        shown = verdict.message.split(" is not it. ", 1)[0]      # compare's own: the value, or "That" near the answer
         return Feedback(False, f"{shown} is not it: {mistake.message}")
+    if verdict.message.startswith("close:"):      # 0.0300 typed reads 0.03: the answer rounded early, or the mistake
+        return Feedback(False, f"{verdict.message} If you gave {figures} figures ending in zeros: {mistake.message}")
     return verdict
 
 
