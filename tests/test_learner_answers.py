@@ -17,6 +17,7 @@ from helpers import ROOT
 import dpteach as dp
 from dpteach.course.leaks import gives_away
 from dpteach.exercises import EXERCISES
+from dpteach.exercises._cells import overwritten_in
 
 ex = dp.exercises
 
@@ -218,6 +219,7 @@ def test_ch04_ch05_ex4_a_def_overwritten_by_the_placeholder_below_it_is_said(ans
     cell = f"def {answer}{body}\n{answer} = ...\nverdict = dp.exercises.{checker}({answer})\n"
     verdict = _run_cell(cell)["verdict"]
     assert verdict.correct is None and f"`{answer} = ...`" in verdict.message and "delete that line" in verdict.message
+    assert overwritten_in(cell, answer) and not overwritten_in(cell.replace(f"{answer} = ...\n", ""), answer)
     untouched = _run_cell(f"{answer} = ...\nverdict = dp.exercises.{checker}({answer})\n")["verdict"]
     assert untouched.correct is None and "Not answered yet" in untouched.message
 

@@ -13,7 +13,7 @@ import ast
 import linecache
 import sys
 
-__all__ = ["OVERWRITTEN", "overwritten_definition", "placeholder_feedback"]
+__all__ = ["OVERWRITTEN", "overwritten_definition", "overwritten_in", "placeholder_feedback"]
 
 #: What a checker says when the student's ``def`` is replaced by the placeholder line below it.
 OVERWRITTEN = ("your `def {name}(...)` is there, but the line `{name} = ...` below it (the placeholder the chapter "
@@ -41,7 +41,12 @@ def overwritten_definition(name: str) -> bool:
     frame = _calling_cell()
     if frame is None:
         return False
-    source = "".join(linecache.getlines(frame.f_code.co_filename))
+    return overwritten_in("".join(linecache.getlines(frame.f_code.co_filename)), name)
+
+
+def overwritten_in(source: str, name: str) -> bool:
+    """True when the cell ``source`` defines ``def name(...)`` at its top level and, below that ``def``, sets
+    ``name`` back to ``...`` (or None): what a grader reading the cell's text can check before running it."""
     if not source:
         return False
     try:
