@@ -189,6 +189,22 @@ def test_ch02_ex3_the_swapped_branches_are_not_called_one_formula_on_both_sides(
     assert right.correct is True
 
 
+NEAR_CDF = {
+    "the upper tail Pr[Y > x]": lambda x, b: 1 - 0.5 * math.exp(x / b) if x < 0 else 0.5 * math.exp(-x / b),
+    "the density": lambda x, b: math.exp(-abs(x) / b) / (2 * b),
+    "the x < 0 formula on both sides": lambda x, b: 0.5 * math.exp(-abs(x) / b),
+    "the x ≥ 0 formula on both sides": lambda x, b: 1 - 0.5 * math.exp(-abs(x) / b),
+    "x not divided by b": lambda x, b: 0.5 * math.exp(x) if x < 0 else 1 - 0.5 * math.exp(-x),
+    "no ½": lambda x, b: math.exp(x / b) if x < 0 else 1 - math.exp(-x / b),
+}
+
+
+@pytest.mark.parametrize("near", NEAR_CDF)
+def test_ch02_ex3_every_near_quantity_fails_a_hidden_case_with_a_diagnosis(near):
+    verdict = ex.check_my_laplace_cdf(NEAR_CDF[near])
+    assert verdict.correct is False and "which is not right. " in verdict.message, verdict.message
+
+
 # -- chapter 03 ---------------------------------------------------------------------------------------------------
 
 def test_ch03_ex3_a_letter_typed_without_quotes_is_told_to_go_in_quotes():
@@ -269,6 +285,23 @@ def test_ch05_ex4_sidak_s_quantile_is_named():
 
     verdict = ex.check_accuracy_bound_function(my_accuracy_bound)
     assert verdict.correct is False and "Šidák" in verdict.message and "independent" in verdict.message
+
+
+NEAR_BOUND = {
+    "Šidák's quantile": lambda k, beta, s, e: -math.log(1 - (1 - beta) ** (1 / k)) * s / e,
+    "one noise's ln(1/β)": lambda k, beta, s, e: math.log(1 / beta) * s / e,
+    "log10": lambda k, beta, s, e: math.log10(k / beta) * s / e,
+    "÷ε forgotten": lambda k, beta, s, e: math.log(k / beta) * s,
+    "Δf left out": lambda k, beta, s, e: math.log(k / beta) / e,
+    "ln(k·β)": lambda k, beta, s, e: math.log(k * beta) * s / e,
+    "k outside the logarithm": lambda k, beta, s, e: k * math.log(1 / beta) * s / e,
+}
+
+
+@pytest.mark.parametrize("near", NEAR_BOUND)
+def test_ch05_ex4_every_near_quantity_fails_a_hidden_case_and_is_named(near):
+    verdict = ex.check_accuracy_bound_function(NEAR_BOUND[near])
+    assert verdict.correct is False and "known mistake" in verdict.message, verdict.message
 
 
 # -- chapter 06 ---------------------------------------------------------------------------------------------------
