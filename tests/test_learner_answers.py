@@ -351,8 +351,11 @@ def test_ch08_ex2_the_closed_form_at_b_1_is_named_and_the_prompt_says_the_cap_is
 def test_ch08_ex3_the_prompt_asks_only_what_its_checker_takes_and_the_checker_answers_the_rest():
     line = _exercise_line("08_gaussian_and_generalized_gaussian", "check_generalized_gaussian_variance")
     assert "larger or smaller" not in line and line.count("?") == 1
-    verdict = ex.check_generalized_gaussian_variance(EXERCISES["check_generalized_gaussian_variance"].expected())
-    assert verdict.correct is True and "standard deviation" in verdict.message and "σ" in verdict.message
+    for p in (1.0, 4.0):         # at p = 1 (Laplace, variance 2σ²) the standard deviation is more than σ
+        expected = EXERCISES["check_generalized_gaussian_variance"].expected(p=p)
+        verdict = ex.check_generalized_gaussian_variance(expected, p=p)
+        says = "less than σ" if expected < 2.0**2 else "more than σ"
+        assert verdict.correct is True and "standard deviation" in verdict.message and says in verdict.message
 
 
 # -- chapter 10 ---------------------------------------------------------------------------------------------------

@@ -120,6 +120,7 @@ def check_generalized_gaussian_variance(answer, p: float = 4.0, sigma: float = 2
     ]
     return compare(answer, expected,
                    f"σ² Γ(3/p)/Γ(1/p) = {sigma**2:g} × Γ({3 / p:g})/Γ({1 / p:g}) = {expected:.4f}: "
-                   f"the standard deviation is {math.sqrt(expected):.3f}, less than σ = {sigma:g}.",
+                   f"the standard deviation is {math.sqrt(expected):.3f}, "
+                   f"{'less' if expected < sigma**2 else 'more'} than σ = {sigma:g}.",
                    "The variance is the second absolute moment E|X|² (the mean is 0): use the chapter's formula for "
                    "E|X|^r (math.gamma computes Γ).", figures=3, mistakes=mistakes)
