@@ -60,9 +60,16 @@ def test_split_variance_contract():
     (2 * 2.0**2, "one answer at ε/2"),            # the averaging forgotten
     (2 * 2 * 2.0**2, "sum of the two"),           # the variance of the sum
     (2 * 1.0**2, "full ε"),                       # one answer at ε; also std of the average, or b² for 2b²
-    (math.sqrt(2 * 2.0**2 / 2), "standard deviation"),
     (2 * 1.0**2 / 2, "scale Δf/ε for each answer"),
 ])
 def test_split_variance_names_each_mistake(wrong, says):
     verdict = ex.check_split_variance(wrong)
     assert verdict.correct is False and says in verdict.message
+
+
+def test_split_variance_names_a_standard_deviation_where_it_is_no_other_mistake_s_number():
+    """At ε = 1 the average's standard deviation is 2, the variance of one answer at the full ε: a message for 2 that
+    said "standard deviation" there would hand over the answer (its square); at ε = 3 the two differ."""
+    verdict = ex.check_split_variance(2 / 3, epsilon=3.0)
+    assert verdict.correct is False and "standard deviation" in verdict.message
+    assert "standard deviation" not in ex.check_split_variance(2.0).message

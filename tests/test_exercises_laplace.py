@@ -76,7 +76,7 @@ def test_reference_solution_passes():
 
 
 @pytest.mark.parametrize("wrong, case, says", [
-    (lambda x, b: 0.5 * math.exp(-abs(x) / b), "x > 0, b = 2", "on both sides"),
+    (lambda x, b: 0.5 * math.exp(-abs(x) / b), "x > 0, b = 2", "upper tail"),
     (lambda x, b: math.exp(-abs(x) / b) / (2 * b), "x = 0", "density"),
     (lambda x, b: 0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b), "x < 0, b = 2", "swapped"),
     (lambda x, b: 0.5 * math.exp(x / b) if x < 0 else 1 - 0.5 * math.exp(x / b), "x > 0, b = 2", "exponent has the wrong sign"),

@@ -30,6 +30,7 @@ from ._feedback import (
     compare,
     live_mistakes,
     matching_mistake,
+    named_anyway,
     orders,
     recording,
     tolerance,
@@ -38,5 +39,5 @@ from ._functions import Case, check_function, run_in_process, strict_check, to_p
 from ._registry import _PROMPTS, EXERCISES, KINDS, ExerciseSpec, _equal, exercise
 
 __all__ = ["PLACEHOLDER", "Feedback", "Mistake", "as_number", "check_choice", "choice_list", "compare", "live_mistakes",
-           "matching_mistake", "orders", "recording", "tolerance", "Case", "check_function", "run_in_process",
+           "matching_mistake", "named_anyway", "orders", "recording", "tolerance", "Case", "check_function", "run_in_process",
            "strict_check", "to_plain", "_PROMPTS", "EXERCISES", "KINDS", "ExerciseSpec", "_equal", "exercise"]

@@ -162,6 +162,26 @@ def compare(answer, expected: float, why: str, hint: str, figures: int | None = 
     return Feedback(False, f"{shown} is not it. {hint}")
 
 
+def named_anyway(verdict: Feedback, answer, mistake: Mistake, figures: int | None, hint: str) -> Feedback:
+    """``verdict``, or ``mistake``'s message when ``verdict`` gave the generic ``hint`` to an answer that IS the
+    mistake's value to ``figures`` significant figures.
+
+    :func:`compare` drops a mistake within the (n − 1)-figure tolerance of the expected value, as too near to tell
+    apart; a checker names one anyway where the student's number is a known right-minded answer to another question
+    (an exact probability where a bound was asked, a constant rounded before it was multiplied): told "not it" with
+    the generic hint, they would not learn which question they answered.
+    """
+    value = as_number(answer)
+    if verdict.correct is not False or not isinstance(value, float) or not _agrees(value, float(mistake.value), figures):
+        return verdict
+    if verdict.message.endswith(hint):
+        shown = verdict.message.split(" is not it. ", 1)[0]      # compare's own: the value, or "That" near the answer
+        return Feedback(False, f"{shown} is not it: {mistake.message}")
+    if verdict.message.startswith("close:"):      # 0.0300 typed reads 0.03: the answer rounded early, or the mistake
+        return Feedback(False, f"{verdict.message} If you gave {figures} figures ending in zeros: {mistake.message}")
+    return verdict
+
+
 def live_mistakes(expected: float, mistakes: Iterable[Mistake], figures: int | None) -> list[Mistake]:
     """The mistakes that can be diagnosed: those not within the (n − 1)-figure tolerance of ``expected``
     (or, for exact answers, not equal to it). A mistake that gives the right answer on this case is
@@ -207,10 +227,15 @@ def check_choice(answer, options: Mapping[str, tuple[bool, str]], question: str 
     """
     if answer is None or answer is Ellipsis:
         return Feedback(None, PLACEHOLDER)
-    letter = str(answer).strip().strip("()").lower()
     shown = _shown_letters(options, order)
+    choices = ", ".join(f"'{key}'" for key in shown)
+    if not isinstance(answer, str):
+        # a letter typed without quotes is a Python name: the chapter's variable of that name (b = 1.0), or an error
+        return Feedback(False, f"answer with a letter in quotes, one of {choices}: got {answer!r}, which is no letter. "
+                               "Without quotes a letter is a Python name (a variable of the chapter's, such as b): "
+                               "put the letter in quotes, e.g. answer = 'a'.")
+    letter = answer.strip().strip("()").lower()
     if letter not in shown:
-        choices = ", ".join(f"'{key}'" for key in shown)
         return Feedback(False, f"answer with one of {choices}, got {answer!r}.")
     right, message = options[shown[letter]]
     return Feedback(right, message)

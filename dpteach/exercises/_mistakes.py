@@ -234,6 +234,18 @@ _NAMED = [
      "factors multiply.", "11_what_epsilon_promises", "Broken sparse vector variants, caught live"),
     ("the query noise misread", "AboveThreshold's query noise is Lap(4/ε): one comparison moves the odds by e^(ε/4).",
      "11_what_epsilon_promises", "Broken sparse vector variants, caught live"),
+    # -- right-minded answers to another question, and a doubling replacement cannot reach (issue 51)
+    ("an exact probability for Theorem 3.8's bound", "1 − (1 − e^(−t))^k and Šidák's quantile are exact when the k "
+     "noises are independent; Theorem 3.8's union bound is a bound that holds however they depend on each other.",
+     *_THM_3_8),
+    ("a tighter accounting than asked", "The optimal composition theorem and the exact total of Laplace answers are "
+     "tighter than Theorems 3.16 and 3.20, and right for their releases; an exercise that names its theorems asks for "
+     "theirs.", *_ADVANCED),
+    ("a change counted twice", "Δf is the largest ‖f(x) − f(y)‖₁ over neighbours that differ by one record, counted "
+     "once; a replacement can at most double it, and for many queries (a count beside a clipped sum, overlapping "
+     "counts) it does not.", *_DEF_3_1),
+    ("the size limit on the wrong database", "An enumeration up to n records lists the pairs whose LARGER database "
+     "has at most n records: the smaller has at most n − 1.", *_DEF_3_1),
 ]
 
 #: Every named mistake, by name.

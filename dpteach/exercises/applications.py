@@ -63,8 +63,8 @@ def check_purchase_sensitivity(answer, categories: int = 4) -> Feedback:
     member = (universe[:, None] >> np.arange(categories)) & 1
     expected = l1_sensitivity(lambda x: x @ member, universe, max_size=1)
     mistakes = [
-        Mistake(1.0, "Δf = 1 holds when each customer is counted once. Here one customer can be in every "
-                     "category at once.", name="Δf = 1 where one person moves more"),
+        Mistake(1.0, "Δf = 1 holds when each customer is counted once. Here a customer can be counted in several "
+                     "categories: how many counts can one customer change?", name="Δf = 1 where one person moves more"),
         Mistake(3.0, "3 is the example customer's count. Δf is the worst case over all customers: how many "
                      "categories can one customer be in?", name="an example for the worst case"),
         Mistake(float(universe.size), "that counts the kinds of customer (sets of categories). Δf is how much "
@@ -72,9 +72,10 @@ def check_purchase_sensitivity(answer, categories: int = 4) -> Feedback:
                 name="Δf counted over the queries, not one person"),
         Mistake(math.sqrt(categories), "that is the ℓ2-sensitivity. The Laplace mechanism uses the ℓ1 norm.",
                 name="ℓ2 for ℓ1"),
-        Mistake(2.0 * categories, "that doubles the change, as if one customer were removed and another added. "
-                                  "Definition 3.1's neighbours differ by ONE customer.",
-                name="replace-one for add/remove"),
+        Mistake(2.0 * categories, "that counts one customer's change twice. Definition 3.1's neighbours differ by "
+                                  "adding or removing ONE customer; and here even swapping one customer for another "
+                                  "moves the counts no further than adding or removing one does.",
+                name="a change counted twice"),
     ]
     return compare(answer, expected,
                    f"one customer can be counted in all {categories} categories, so Δf = {expected:g} "

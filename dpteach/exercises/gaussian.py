@@ -10,7 +10,7 @@ from ..gaussian import classical_gaussian_constant, gaussian_sigma
 from ..generalized_gaussian import generalized_gaussian_variance, laplace_noise, one_coordinate_delta
 from ..laplace import laplace_cdf
 from ..sensitivity import l2_sensitivity
-from ._base import Feedback, Mistake, compare, exercise
+from ._base import Feedback, Mistake, compare, exercise, named_anyway
 
 __all__ = ["check_gaussian_sigma_for_counts", "check_generalized_gaussian_variance", "check_laplace_delta"]
 
@@ -26,31 +26,36 @@ def check_gaussian_sigma_for_counts(answer, k: int = 100, epsilon: float = 1.0, 
     l2 = l2_sensitivity(lambda x: np.full(k, x[1]), universe, max_size=1)
     expected = gaussian_sigma(l2, epsilon, delta)
     unit = gaussian_sigma(1.0, epsilon, delta)
+    theorem_3_22 = Mistake(classical_gaussian_constant(delta) * l2 / epsilon,
+                           "that is Theorem 3.22's σ = c·Δ₂f/ε with c = √(2 ln(1.25/δ)). The exercise asks for the "
+                           "analytic (exact) σ of Balle & Wang, which is smaller.",
+                           name="Theorem 3.22's σ for the analytic σ")
     mistakes = [
         Mistake(gaussian_sigma(float(k), epsilon, delta),
                 "that calibrates to Δ₁f = k, the ℓ1-sensitivity. The Gaussian mechanism uses the ℓ2-sensitivity: "
                 "the Euclidean length of the change (1, …, 1).", name="ℓ1 for ℓ2"),
         Mistake(unit, "that is σ for Δ₂f = 1, one count. Here one person changes all k counts at once.",
                 name="Δf = 1 where one person moves more"),
-        Mistake(classical_gaussian_constant(delta) * l2 / epsilon,
-                "that is Theorem 3.22's σ = c·Δ₂f/ε with c = √(2 ln(1.25/δ)). The exercise asks for the analytic "
-                "(exact) σ of Balle & Wang, which is smaller.", name="Theorem 3.22's σ for the analytic σ"),
+        theorem_3_22,
         Mistake(expected**2, "that is a variance, σ². The question asks for σ.", name="the wrong measure of spread"),
         Mistake(k / epsilon, "that is the Laplace mechanism's scale Δ₁f/ε. The question asks for the Gaussian σ.",
                 name="the Laplace scale for the Gaussian σ"),
         Mistake(l2 / epsilon, "that is Δ₂f/ε, without the factor that δ brings: the analytic Gaussian's σ for a "
                               "given δ is larger.", name="σ without δ"),
     ]
-    return compare(answer, expected,
-                   f"Δ₂f = √{k} = {l2:g}, and σ is proportional to Δ₂f: {l2:g} × {unit:.4f} = {expected:.3f} "
-                   f"(the Laplace mechanism would need b = Δ₁f/ε = {k / epsilon:g}).",
-                   "Find the ℓ2-sensitivity of the k counts (each moves by 1 at once); the analytic Gaussian's σ is "
-                   "proportional to it.", figures=3, mistakes=mistakes)
+    hint = ("Find the ℓ2-sensitivity of the k counts (each moves by 1 at once); the analytic Gaussian's σ is "
+            "proportional to it.")
+    verdict = compare(answer, expected,
+                      f"Δ₂f = √{k} = {l2:g}, and σ is proportional to Δ₂f: {l2:g} × {unit:.4f} = {expected:.3f} "
+                      f"(the Laplace mechanism would need b = Δ₁f/ε = {k / epsilon:g}).",
+                      hint, figures=3, mistakes=mistakes)
+    # Theorem 3.22's σ with c rounded before the product (4.845 → 4.85 gives 48.5 for 48.45): named at 2 figures
+    return named_anyway(verdict, answer, theorem_3_22, 2, hint)
 
 
 @exercise(prompt="One count is released with Lap({scale:g}) noise, which is pure ε-DP for ε = 1/b. What is the "
-                 "smallest δ for which it is ({epsilon:g}, δ)-DP? (Use the closed form, or the accountant.) "
-                 "Give 3 significant figures.",
+                 "smallest δ for which it is ({epsilon:g}, δ)-DP? (Use the accountant, or the closed form: the "
+                 "chapter checks it at b = 1, and the loss of Lap(b) is capped at 1/b.) Give 3 significant figures.",
           homework={"scale": (0.75, 0.8, 1.0, 1.2, 1.25, 1.5, 2.5, 4.0, 4.5),
                     "epsilon": (0.02, 0.04, 0.05, 0.08, 0.1, 0.12, 0.2)}, figures=3)
 def check_laplace_delta(answer, scale: float = 2.0, epsilon: float = 0.25) -> Feedback:
@@ -70,6 +75,9 @@ def check_laplace_delta(answer, scale: float = 2.0, epsilon: float = 0.25) -> Fe
                                    "crosses ε, between the two answers.", name="Laplace's δ(ε) miscomputed"),
         Mistake(1 - math.exp(epsilon - scale), "that uses b where the loss cap is 1/b: Lap(b) is (1/b)-DP.",
                 name="Laplace's δ(ε) miscomputed"),
+        Mistake(1 - math.exp((epsilon - 1) / 2), "that is the chapter's closed form at b = 1, where the loss is "
+                                                 "capped at 1: with Lap(b) the cap is 1/b, and the closed form "
+                                                 "changes with it.", name="Laplace's δ(ε) miscomputed"),
         Mistake(float(laplace_cdf(z_star, scale)),
                 "that is Pr[L > ε], the probability that the privacy loss exceeds ε. δ(ε) is smaller: it is "
                 "E[(1 − e^(ε − L))₊], which weighs each output by how far its loss exceeds ε.",
@@ -83,8 +91,8 @@ def check_laplace_delta(answer, scale: float = 2.0, epsilon: float = 0.25) -> Fe
                    "outputs whose privacy loss exceeds ε.", figures=3, mistakes=mistakes)
 
 
-@exercise(prompt="What is the variance of the Generalized Gaussian with p = {p:g} and σ = {sigma:g}? Is its standard "
-                 "deviation larger or smaller than σ? Give 3 significant figures.",
+@exercise(prompt="What is the variance of the Generalized Gaussian with p = {p:g} and σ = {sigma:g}? (The checker's "
+                 "answer then compares its standard deviation with σ.) Give 3 significant figures.",
           homework={"p": (1.5, 2.5, 3.0, 5.0, 6.0, 8.0), "sigma": (0.5, 1.5, 2.5, 3.0, 4.0, 5.0, 6.0, 10.0)},
           figures=3)
 def check_generalized_gaussian_variance(answer, p: float = 4.0, sigma: float = 2.0) -> Feedback:
@@ -112,6 +120,7 @@ def check_generalized_gaussian_variance(answer, p: float = 4.0, sigma: float = 2
     ]
     return compare(answer, expected,
                    f"σ² Γ(3/p)/Γ(1/p) = {sigma**2:g} × Γ({3 / p:g})/Γ({1 / p:g}) = {expected:.4f}: "
-                   f"the standard deviation is {math.sqrt(expected):.3f}, less than σ = {sigma:g}.",
+                   f"the standard deviation is {math.sqrt(expected):.3f}, "
+                   f"{'less' if expected < sigma**2 else 'more'} than σ = {sigma:g}.",
                    "The variance is the second absolute moment E|X|² (the mean is 0): use the chapter's formula for "
                    "E|X|^r (math.gamma computes Γ).", figures=3, mistakes=mistakes)

@@ -65,6 +65,8 @@ def check_tail_probability(answer, scale: float = 2.0, threshold: float = 6.0) -
                 name="the two sides miscounted"),
         Mistake(2 * math.exp(-t), "that doubles Fact 3.7's tail: e^(−t) already counts both sides, Y ≥ t·b and "
                                   "Y ≤ −t·b.", name="the two sides miscounted"),
+        Mistake(100 * expected, "that looks like a percentage. Give the probability as a number between 0 and 1, "
+                                "not in percent.", name="a percentage for a fraction"),
     ]
     return compare(answer, expected,
                    f"{threshold:g} = {t:g}·b, so Fact 3.7 gives exp(−{t:g}) = {expected:.4f}.",
@@ -122,12 +124,13 @@ def _known_cdf_mistakes(case: Case, got) -> str:
     """Name the mistake whose answer on this case equals what the student's function returned."""
     x, b = case.args
     wrong = [
-        (0.5 * math.exp(-abs(x) / b), "that is ½e^(−|x|/b) on both sides, which is below ½ everywhere; a CDF "
-                                      "passes ½ at 0 and grows towards 1 for x > 0.", "the CDF's branches mixed up"),
-        (1 - 0.5 * math.exp(-abs(x) / b), "that is 1 − ½e^(−|x|/b) on both sides, which is above ½ everywhere; a "
-                                          "CDF starts near 0 far to the left.", "the CDF's branches mixed up"),
-        (1 - math.exp(-abs(x) / b) / 2 if x < 0 else math.exp(-x / b) / 2,
-         "that is Pr[Y > x], the upper tail; the CDF is Pr[Y ≤ x].", "the complementary event"),
+        # each of the next two is the CDF itself on one side of 0, so it can only match on the other side
+        (0.5 * math.exp(-abs(x) / b), "for this x > 0 that is ½e^(−x/b), below ½: Pr[Y > x], the upper tail, or "
+                                      "the formula of the x < 0 side used here. The CDF is Pr[Y ≤ x]: it passes ½ at 0 "
+                                      "and grows towards 1 for x > 0.", "the CDF's branches mixed up"),
+        (1 - 0.5 * math.exp(-abs(x) / b), "for this x < 0 that is 1 − ½e^(x/b), above ½: Pr[Y > x], the upper tail, "
+                                          "or the formula of the x ≥ 0 side used here. The CDF is Pr[Y ≤ x]: it starts "
+                                          "near 0 far to the left.", "the CDF's branches mixed up"),
         (math.exp(-abs(x) / b) / (2 * b), "that is the density Lap(x | b); the CDF is its integral up to x.",
          "a density for a probability"),
         (0.5 * math.exp(x / b) if x >= 0 else 1 - 0.5 * math.exp(-x / b),
@@ -163,11 +166,70 @@ def check_my_laplace_cdf(function) -> Feedback:
     single number x, without calling dpteach's laplace_cdf (or its density and tail).
 
     Seven hidden points (both sides of 0, at 0, far out, several scales); a failure names the
-    point and, when the returned value matches one, the known mistake (one formula for both
-    sides, the density instead of the CDF, swapped branches, x not divided by b, no ½).
+    point and, when the returned value matches one, the known mistake (the upper tail, or one
+    side's formula on the other side, the density instead of the CDF, swapped branches, x not
+    divided by b, no ½). A function that reaches a library's CDF (scipy's, …) is refused before the
+    cases run: the prompt asks for numpy or ``math`` and the formula.
     """
+    library = _library_cdf(function)
+    if library:
+        return Feedback(False, f"your function calls {library}: this exercise asks you to write the CDF yourself, with "
+                               "numpy or `math` and the formula of this chapter.")
     return check_function(
         function, _cdf_cases(), task="my_laplace_cdf(x, b)",
         success="F(x) = ½e^(x/b) for x < 0 and 1 − ½e^(−x/b) for x ≥ 0, as the integral of Definition 3.2's density.",
         forbidden=("laplace_cdf", "laplace_pdf", "laplace_logpdf", "laplace_tail"),
         describe=_known_cdf_mistakes)
+
+
+#: Libraries that compute a Laplace CDF for the student: the prompt asks for numpy or ``math`` and the formula.
+_LIBRARIES = ("scipy", "statsmodels", "sympy", "torch", "tensorflow", "jax")
+
+
+def _library_cdf(function) -> str | None:
+    """The library (e.g. "scipy") ``function`` reaches for its CDF, read from its source (the sandbox's
+    ``function.source`` or the notebook's) and from the globals its code names; None if it uses none."""
+    import ast
+    import inspect
+    import textwrap
+    import types
+
+    source = getattr(function, "source", None)
+    if not isinstance(source, str):
+        try:
+            source = textwrap.dedent(inspect.getsource(function))
+        except (OSError, TypeError):
+            source = ""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        tree = None
+    for node in ast.walk(tree) if tree is not None else ():
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom)
+                 else [node.id] if isinstance(node, ast.Name) else [])
+        for name in names:
+            if name.split(".")[0] in _LIBRARIES:
+                return name.split(".")[0]
+    code = getattr(function, "__code__", None)
+    namespace = getattr(function, "__globals__", {})
+    values = [value for cell in getattr(function, "__closure__", None) or () for value in _contents(cell)]
+    values += list(getattr(function, "__defaults__", None) or ())
+    codes = [code] if code is not None else []
+    while codes:
+        current = codes.pop()
+        codes.extend(const for const in current.co_consts if isinstance(const, types.CodeType))
+        values += [namespace[name] for name in current.co_names if name in namespace]
+    for value in values:
+        home = (value.__name__ if isinstance(value, types.ModuleType)
+                else getattr(value, "__module__", None) or getattr(type(value), "__module__", ""))
+        if str(home).split(".")[0] in _LIBRARIES:
+            return str(home).split(".")[0]
+    return None
+
+
+def _contents(cell) -> list:
+    try:
+        return [cell.cell_contents]
+    except ValueError:      # a name the function closes over, not assigned yet
+        return []

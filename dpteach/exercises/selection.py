@@ -12,7 +12,9 @@ __all__ = ["check_above_threshold_alpha", "check_exponential_probability", "chec
 
 
 @exercise(prompt="Report Noisy Max is run on two counts, {counts[0]} and {counts[1]}, at ε = {epsilon:g}. What is the "
-                 "probability that it returns the smaller one? Give 3 significant figures.",
+                 "probability that it returns the smaller one? (Section *Which first name is most common?* gives the "
+                 "integral, its closed form for two counts, and `dp.report_noisy_max_probabilities`.) Give 3 "
+                 "significant figures.",
           homework={"counts": ((10, 7), (20, 16), (15, 10), (30, 24), (25, 18)),
                     "epsilon": (0.15, 0.45, 0.55, 0.6, 0.75, 0.8, 0.85, 0.9, 1.1, 1.2, 1.25, 1.3, 1.4)}, figures=3)
 def check_noisy_max_upset(answer, counts=(10, 8), epsilon: float = 0.5) -> Feedback:

@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 
-from ..sensitivity import l1_sensitivity, l2_sensitivity, neighbour_differences
+from ..sensitivity import all_databases, l1_sensitivity, l2_sensitivity, neighbour_differences
 from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake
 
 __all__ = ["check_count_and_sum_sensitivity", "check_l2_sensitivity_of_counts", "check_my_l1_sensitivity"]
@@ -31,19 +31,22 @@ def check_count_and_sum_sensitivity(answer, clip: int = 100, threshold: int = 65
     expected = l1_sensitivity(lambda x: np.array([x[ages >= threshold].sum(), x @ clipped]), ages, max_size=1)
     count_change, sum_change = 1.0, float(clipped.max())
     mistakes = [
-        Mistake(sum_change, "that is the change of the sum alone (the larger of the two changes, ℓ∞). "
-                            "Definition 3.1 uses the ℓ1 norm: add the changes of the two numbers.",
+        Mistake(sum_change, "that is the change of the sum alone (the larger change of one number, ℓ∞). "
+                            "Definition 3.1 measures the change of the whole pair, in the ℓ1 norm: does the person "
+                            "who moves the sum furthest move the count too?",
                 name="one change for all of them"),
         Mistake(math.hypot(count_change, sum_change), "that is the Euclidean (ℓ2) length of the change. Definition "
-                                                      "3.1 uses the ℓ1 norm: add the changes of the two numbers.",
+                                                      "3.1 measures it in the ℓ1 norm, not the Euclidean one.",
                 name="ℓ2 for ℓ1"),
         Mistake(count_change, "that is the change of the count alone; the same person also moves the sum.",
                 name="one change for all of them"),
         Mistake(2 * count_change, "a clipped sum is not a count: one record can move it by as much as the "
                                   "clipping bound.", name="a clipped sum taken for a count"),
         Mistake(2 * (count_change + sum_change),
-                "that doubles the change, as if one person were removed and another added. Definition 3.1's "
-                "neighbours differ by adding or removing ONE record.", name="replace-one for add/remove"),
+                "that counts one person's change twice. Definition 3.1's neighbours differ by adding or removing ONE "
+                "record; and here even swapping one record for another moves the pair no further than adding or "
+                "removing one does.",
+                name="a change counted twice"),
         Mistake(float(threshold) + count_change, "the threshold of the count is not what the sum can move by: "
                                                  "one record moves a clipped sum by up to the clipping bound.",
                 name="a clipped sum taken for a count"),
@@ -115,6 +118,14 @@ def falling_query(x: np.ndarray) -> float:
     return float(x[1] - 2 * x[0])
 
 
+def levelled_opposite(x: np.ndarray) -> np.ndarray:
+    """Two coordinates that move in opposite directions around a level of 5: (5 + x₀ − x₁, 5 − x₀ + x₁).
+
+    Both stay positive on small databases, so ‖f(x)‖₁ = 10 whatever x is: the difference of the norms is 0 there,
+    the signed sum of the change 0, its largest coordinate 1 and its Euclidean length √2, while ‖f(y) − f(x)‖₁ = 2."""
+    return np.array([5.0 + x[0] - x[1], 5.0 - x[0] + x[1]])
+
+
 def size_squared(x: np.ndarray) -> float:
     """The number of records, squared: its change grows with the size of the database."""
     return float(x.sum()) ** 2
@@ -124,17 +135,19 @@ def _sensitivity_cases() -> list[Case]:
     """The hidden cases: each query, universe and max_size, with Δf from dpteach's enumeration.
 
     The queries are module-level functions (or partials of them), so the cases can be sent to a
-    grading process. Case 2 has coordinates that move in opposite directions: the absolute value
-    of the summed change is 0 there, and only the sum of the absolute changes gives Δf.
+    grading process. Every near quantity fails at least one case: case 2 has coordinates that move
+    in opposite directions around a level, where the summed change, its absolute value and the
+    difference of the norms ‖f(y)‖₁ − ‖f(x)‖₁ are all 0 and ℓ∞, ℓ2 are below Δf; a count does not
+    move at all when one record is swapped for another (the replace-one relation); the clipped sum
+    tells the empty database from the others.
     """
     three = np.array([0, 1, 2])
     values = np.array([-2.0, 3.0, 9.0])
     overlapping = np.array([[1, 1, 1], [0, 1, 1], [0, 0, 1]])
-    opposite = np.array([[1, -1, 0], [-1, 1, 0]])
     queries = [
         ("a count over 3 record types", count_records, three, 2),
-        ("two coordinates that move in opposite directions: f(x) = (x₀ − x₁, x₁ − x₀)",
-         partial(linear_counts, matrix=opposite), three, 2),
+        ("two coordinates that move in opposite directions around a level: f(x) = (5 + x₀ − x₁, 5 − x₀ + x₁)",
+         levelled_opposite, three, 2),
         ("a sum of the values -2, 3, 9 clipped to [0, 5]", partial(weighted_sum, weights=np.clip(values, 0, 5)),
          values, 2),
         ("a histogram: f(x) = x over 4 record types", histogram_query, np.arange(4), 2),
@@ -146,6 +159,19 @@ def _sensitivity_cases() -> list[Case]:
             for label, f, universe, max_size in queries]
 
 
+def _swapped(f, universe, max_size: int) -> float:
+    """The largest ‖f(x) − f(y)‖₁ over databases of at most ``max_size`` records that differ by one record swapped
+    for another (the replace-one relation, which Definition 3.1 does not use)."""
+    m = len(universe)
+    largest = 0.0
+    for x in all_databases(m, max_size - 1):
+        answers = [np.atleast_1d(np.asarray(f(x + np.eye(m, dtype=x.dtype)[i]), dtype=float)) for i in range(m)]
+        for i in range(m):
+            for j in range(i + 1, m):
+                largest = max(largest, float(np.abs(answers[i] - answers[j]).sum()))
+    return largest
+
+
 def _known_sensitivity_mistakes(case: Case, got) -> str:
     """Name the mistake whose answer on this case equals what the student's function returned."""
     f, universe, max_size = case.args
@@ -153,17 +179,32 @@ def _known_sensitivity_mistakes(case: Case, got) -> str:
     change = np.array([np.atleast_1d(np.asarray(f(y), dtype=float) - np.asarray(f(x), dtype=float))
                        for x, y in zip(pairs.smaller, pairs.larger)])
     from_empty = pairs.smaller.sum(axis=1) == 0
+    norms = [(np.abs(np.atleast_1d(np.asarray(f(y), dtype=float))).sum()
+              - np.abs(np.atleast_1d(np.asarray(f(x), dtype=float))).sum()) for x, y in zip(pairs.smaller, pairs.larger)]
+    # on a case where the two give the same number, name both
+    either = (", or the change of the norm |‖f(y)‖₁ − ‖f(x)‖₁|"
+              if np.isclose(np.abs(norms).max(), np.abs(change.sum(axis=1)).max()) else "")
     wrong = [
         (np.linalg.norm(change, ord=2, axis=1).max(), "it looks like the ℓ2 norm; Definition 3.1 sums the "
                                                       "absolute changes of all k coordinates (ℓ1).", "ℓ2 for ℓ1"),
         (np.abs(change).max(), "it looks like the largest change of a single coordinate (ℓ∞); Definition 3.1 "
                                "adds the absolute changes of all coordinates.", "one change for all of them"),
         (np.abs(change.sum(axis=1)).max(), "it looks like the absolute value of the summed change |Σᵢ (f(y)ᵢ − "
-                                           "f(x)ᵢ)|: coordinates that move in opposite directions cancel there. "
-                                           "Definition 3.1's ℓ1 norm takes each coordinate's absolute change, "
+                                           f"f(x)ᵢ)|{either}: coordinates that move in opposite directions cancel "
+                                           "there. Definition 3.1's ℓ1 norm takes each coordinate's absolute change, "
                                            "then adds them.", "signed changes for absolute ones"),
         (change.sum(axis=1).max(), "it looks like the signed change f(y) − f(x); take absolute values, since "
                                    "a record can also make the answer fall.", "signed changes for absolute ones"),
+        (np.abs(norms).max(), "it looks like the change of the norm |‖f(y)‖₁ − ‖f(x)‖₁|, in which coordinates that "
+                              "move in opposite directions cancel. Definition 3.1 takes the norm of the change, "
+                              "‖f(y) − f(x)‖₁.", "signed changes for absolute ones"),
+        (l1_sensitivity(f, universe, max_size + 1), "it looks like pairs whose larger database has max_size + 1 "
+                                                    "records: both databases of a pair have at most max_size, so "
+                                                    "the smaller one has at most max_size − 1.",
+         "the size limit on the wrong database"),
+        (_swapped(f, universe, max_size), "it looks like databases of the same size with one record swapped for "
+                                          "another; Definition 3.1's neighbours differ by adding or removing one "
+                                          "record.", "replace-one for add/remove"),
         (np.abs(change[from_empty]).sum(axis=1).max(), "it looks like you only compared the empty database "
                                                       "with one-record databases; the maximum runs over all "
                                                       "neighbours up to max_size records.", "an example for the worst case"),
@@ -177,31 +218,42 @@ def _known_sensitivity_mistakes(case: Case, got) -> str:
     named = matching_mistake(value, case.expected, [Mistake(*w) for w in wrong])
     if named is not None:
         return named[0].upper() + named[1:]
-    return "List every database up to max_size records (dp.all_databases), add one record of each type, " \
-           "and take the largest ‖f(y) − f(x)‖₁."
+    return ("List every database x with at most max_size − 1 records (dp.all_databases), add one record of each "
+            "type (so that y has at most max_size), and take the largest ‖f(y) − f(x)‖₁.")
 
 
 @exercise(prompt="Write `my_l1_sensitivity(f, universe, max_size)`: the ℓ1-sensitivity of Definition 3.1 by listing "
-                 "every database with at most `max_size` records over `universe` and each of its neighbours with one "
-                 "more record. `f` takes a histogram (a numpy array of counts) and returns a number or an array of k "
-                 "numbers; `universe` is a numpy array of the record types. You may use `dp.all_databases`; you may "
-                 "not call `dp.l1_sensitivity`, `dp.l2_sensitivity`, `dp.neighbour_differences` or its reference "
-                 "version (the checker refuses them). The checker runs your function on seven hidden queries and "
-                 "names the first one it gets wrong.",
+                 "every pair of neighbouring databases over `universe` with at most `max_size` records each: a "
+                 "database x with at most `max_size` − 1 records and x with one more record. `f` takes a histogram "
+                 "(a numpy array of counts) and returns a number or an array of k numbers; `universe` is a numpy "
+                 "array of the record types. You may use `dp.all_databases`; you may not call `dp.l1_sensitivity`, "
+                 "`dp.l2_sensitivity`, `dp.neighbour_differences` or its reference version (the checker refuses "
+                 "them). The checker runs your function on seven hidden queries and names the first one it gets "
+                 "wrong.",
           title="write the enumeration", kind="function")
 def check_my_l1_sensitivity(function) -> Feedback:
     """Ch. 01, exercise 3: the student writes ``my_l1_sensitivity(f, universe, max_size)``, the
     ℓ1-sensitivity of Definition 3.1 by enumeration, without calling dpteach's own.
 
-    The hidden cases are seven queries (a count, two coordinates that move in opposite directions,
-    a clipped sum, a histogram, overlapping counts, a query that falls, a query whose change grows
-    with the size); a failure names the case and, when the returned value matches one, the known
-    mistake (ℓ2 or ℓ∞ for ℓ1, the absolute value taken after the sum, a signed change, only the
-    empty database as the smaller one). The queries are module-level functions, so the cases can
-    be sent to a grading process.
+    The hidden cases are seven queries (a count, two coordinates that move in opposite directions
+    around a level, a clipped sum, a histogram, overlapping counts, a query that falls, a query whose
+    change grows with the size); a failure names the case and, when the returned value matches one,
+    the known mistake (ℓ2 or ℓ∞ for ℓ1, the absolute value taken after the sum, the difference of the
+    norms, a signed change, only the empty database as the smaller one, pairs up to max_size + 1
+    records, one record swapped for another). A function that compares a vector query's change with
+    a number (numpy's "truth value of an array is ambiguous") is told so. The queries are
+    module-level functions, so the cases can be sent to a grading process.
     """
-    return check_function(
+    verdict = check_function(
         function, _sensitivity_cases(), task="my_l1_sensitivity(f, universe, max_size)",
         success="Your enumeration is Definition 3.1: the largest ‖f(x) − f(y)‖₁ over neighbouring histograms.",
         forbidden=("l1_sensitivity", "l2_sensitivity", "neighbour_differences", "neighbour_differences_reference"),
         describe=_known_sensitivity_mistakes)
+    if verdict.correct is False and "truth value of an array" in verdict.message:
+        # numpy's own words for `if change > best` or max(...) with a vector query's change
+        case = verdict.message.split(" raised ", 1)[0]
+        return Feedback(False, f"{case}: your function compared an array with a number (numpy: \"the truth value of "
+                               "an array with more than one element is ambiguous\"). This query's f returns k "
+                               "numbers: turn each change f(y) − f(x) into one number, its ℓ1 norm, before "
+                               "comparing it.")
+    return verdict
