@@ -130,11 +130,11 @@ class TailFigure(_Updatable):
 
     def alt_text(self) -> str:
         ax = self.fig.axes[0]
-        at3 = int(np.argmin(np.abs(self.t - 3)))
+        t = min(3.0, float(self.t[-1]))
         return (f"{ax.get_title()}. Line chart on a log scale of {ax.get_ylabel()} against {ax.get_xlabel()}, "
                 f"from 0 to {self.t[-1]:g}: Fact 3.7's exp(−t) as a solid straight line, the fraction of "
-                f"{self.n_samples:,} samples dashed along it. At t = {self.t[at3]:.3g}, exp(−t) = "
-                f"{np.exp(-self.t[at3]):.3g} and the samples give {self.empirical[at3]:.3g}.")
+                f"{self.n_samples:,} samples dashed along it. At t = {t:g}, exp(−t) = {np.exp(-t):.3g} and the "
+                f"samples give {np.interp(t, self.t, self.empirical):.3g}.")
 
     def data_table(self) -> dict | None:
         ts = np.arange(0.0, float(np.floor(self.t[-1])) + 1)
