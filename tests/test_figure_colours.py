@@ -21,7 +21,7 @@ import itertools
 
 import numpy as np
 import pytest
-from helpers import widget_factories
+from helpers import control_values, widget_factories
 from matplotlib.collections import Collection
 from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
@@ -43,7 +43,7 @@ FIGURES_B = ("applications", "dpsgd", "exact_composition", "gaussian", "hypothes
 
 def luminance(rgb) -> float:
     """Relative luminance of an sRGB colour (WCAG 2.1): 0.2126 R + 0.7152 G + 0.0722 B, linearised."""
-    c = np.asarray(rgb[:3], dtype=float)
+    c = np.asarray(to_rgba(rgb)[:3], dtype=float)
     linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
     return float(linear @ [0.2126, 0.7152, 0.0722])
 
@@ -75,10 +75,24 @@ def _visible(artist) -> bool:
     return artist.get_visible() and (artist.axes is None or artist.axes.get_visible())
 
 
+def _named(artist) -> bool:
+    return bool(artist.get_label()) and not artist.get_label().startswith("_")
+
+
 def _labelled(ax) -> list:
-    """The series a legend names: the axes' visible lines, patches and collections with a label."""
-    artists = [*ax.lines, *ax.patches, *ax.collections]
-    return [a for a in artists if _visible(a) and a.get_label() and not a.get_label().startswith("_")]
+    """The series a legend names: the axes' visible lines, patches and collections with a label, and for a
+    labelled bar chart (a container) its first bar, under the container's label."""
+    found = [a for a in [*ax.lines, *ax.patches, *ax.collections] if _visible(a) and _named(a)]
+    for container in ax.containers:
+        bars = [b for b in container if isinstance(b, Patch) and _visible(b)]
+        if _named(container) and bars:
+            bars[0]._dpteach_series = container.get_label()
+            found.append(bars[0])
+    return found
+
+
+def _name(artist) -> str:
+    return getattr(artist, "_dpteach_series", None) or (artist.get_label() if _named(artist) else type(artist).__name__)
 
 
 def _kind_and_marks(artist) -> tuple:
@@ -91,7 +105,10 @@ def _kind_and_marks(artist) -> tuple:
         return ("line" if style != "none" else "markers", style, marker, "")
     hatch = artist.get_hatch() or ""
     filled = artist.get_fill() if isinstance(artist, Patch) else True
-    return ("area" if filled else "outline", "", "", hatch)
+    width = artist.get_linewidth() if isinstance(artist, Patch) else np.max(artist.get_linewidth(), initial=0)
+    edge = str(artist.get_linestyle()) if width > 0 else "none"
+    edge = {"solid": "-", "dashed": "--", "dotted": ":", "dashdot": "-."}.get(edge, edge)
+    return ("area" if filled else "outline", edge, "", hatch)
 
 
 def _colours(artist, face) -> list[tuple]:
@@ -109,12 +126,13 @@ def _colours(artist, face) -> list[tuple]:
         if artist.get_markeredgewidth() == 0 and len(colours) == 2:
             colours = colours[:1]
         return colours
-    if isinstance(artist, Patch):
+    if isinstance(artist, Patch):         # an edge, or a hatch (drawn in the edge's colour), counts
         faces = [artist.get_facecolor()] if artist.get_fill() else []
-        edges = [artist.get_edgecolor()] if artist.get_linewidth() > 0 else []
+        edges = [artist.get_edgecolor()] if artist.get_linewidth() > 0 or artist.get_hatch() else []
     elif isinstance(artist, Collection):
         faces = list(artist.get_facecolor())
-        edges = list(artist.get_edgecolor()) if np.max(artist.get_linewidth(), initial=0) > 0 else []
+        edges = (list(artist.get_edgecolor())
+                 if np.max(artist.get_linewidth(), initial=0) > 0 or artist.get_hatch() else [])
     else:
         return []
     return [drawn(c, face, alpha) for c in faces + edges if to_rgba(c)[3] > 0]
@@ -140,7 +158,7 @@ def colour_problems(figure) -> list[str]:
             ca, cb = _colours(a, face), _colours(b, face)
             if ca and cb and max(contrast(x, y) for x in ca for y in cb) >= 3:
                 continue
-            problems.append(f"axes {i}: {a.get_label()!r} and {b.get_label()!r} differ by hue alone "
+            problems.append(f"axes {i}: {_name(a)!r} and {_name(b)!r} differ by hue alone "
                             f"(same marks, contrast {max((contrast(x, y) for x in ca for y in cb), default=1):.2f})")
         meaningful = {id(a): a for a in labelled}
         meaningful.update({id(a): a for a in [*ax.lines, *ax.patches, *ax.collections]
@@ -149,8 +167,7 @@ def colour_problems(figure) -> list[str]:
             colours = _colours(artist, face)
             best = max((contrast(c, face) for c in colours), default=0.0)
             if best < 3:
-                name = artist.get_label() if not artist.get_label().startswith("_") else type(artist).__name__
-                problems.append(f"axes {i}: {name!r} at {best:.2f}:1 against the axes (3:1 needed)")
+                problems.append(f"axes {i}: {_name(artist)!r} at {best:.2f}:1 against the axes (3:1 needed)")
     for text in fig.findobj(Text):
         if not text.get_visible() or not text.get_text().strip() or (text.axes and not text.axes.get_visible()):
             continue
@@ -167,10 +184,37 @@ def _owner(key: str) -> str:
     return "figures-b" if key.split(".")[2] in FIGURES_B else "figures-a"
 
 
+def test_the_rules_catch_what_they_are_for():
+    """Two solid lines told apart by hue alone, an Okabe–Ito orange line (2.25:1), a light band with no edge
+    and a light grey note all fail; a dashed second line, a darker line and an edged band pass."""
+    from dpteach.plots._base import _Updatable, new_figure
+
+    class Probe(_Updatable):
+        def __init__(self, second_style, orange, band_edge, note_colour):
+            self.fig, ax = new_figure()
+            ax.plot([0, 1], [0, 1], color=plots.PALETTE["blue"], label="a")
+            ax.plot([0, 1], [1, 0], color=plots.PALETTE["vermillion"], ls=second_style, label="b")
+            ax.plot([0, 1], [0.5, 0.5], color=orange, ls=":", label="c")
+            ax.axvspan(0.2, 0.4, facecolor=(1.0, 0.5, 0.0, 0.15), edgecolor=band_edge, lw=1, label="band")
+            ax.text(0.5, 0.9, "note", color=note_colour)
+            self.dynamic = []
+
+    bad = colour_problems(Probe("-", "#E69F00", "none", "#AAAAAA"))
+    assert any("differ by hue alone" in p for p in bad)
+    assert any("'c' at 2.25:1" in p for p in bad)
+    assert any("'band'" in p for p in bad)
+    assert any("'note'" in p for p in bad)
+    assert colour_problems(Probe("--", plots.PALETTE["orange"], plots.PALETTE["vermillion"], "black")) == []
+
+
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
 def test_every_live_figure(factory):
-    figure = factory().figure
-    assert colour_problems(figure) == []
+    """At the defaults, then with every control at the far end of its range (notes and bands that only
+    show there: a share's band at k > 1, a note that a value left the axes)."""
+    w = factory()
+    assert colour_problems(w.figure) == []
+    w.set(**{name: control_values(c, 2, every_option=True)[-1] for name, c in w.controls.items()})
+    assert colour_problems(w.figure) == []
 
 
 def _static_figures() -> dict:

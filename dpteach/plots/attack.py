@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..attack import (
@@ -82,8 +83,8 @@ class AttackSuccessFigure(_Updatable):
             self.fig.legend(handles=left.get_lines()[:4], loc="outside lower center", ncol=2, fontsize="x-small")
             _plain_log_axes(left)
             right.plot([0, 1], [0, 1], color="grey", lw=1.2, ls=":")
-            self.band = right.fill_between(self.q, self.q, self.q, facecolor=PALETTE["vermillion"], alpha=0.25,
-                                           edgecolor=PALETTE["vermillion"], lw=1.5)
+            self.band = right.fill_between(self.q, self.q, self.q, facecolor=(*to_rgb(PALETTE["vermillion"]), 0.25),
+                                           edgecolor=PALETTE["vermillion"], lw=1.5)       # an edge at 3:1
             (self.dots,) = right.plot([0.1, 0.5], [0.1, 0.5], "o", color=PALETTE["black"], ms=7)
             right.set_xlim(0, 1)
             right.set_ylim(0, 1.03)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..laplace import laplace_scale
@@ -40,7 +41,7 @@ class CountErrorBySizeFigure(_Updatable):
         with styled():
             top, bottom = self.top, self.bottom
             # a light fill with an edge at 3:1 (WCAG 1.4.11)
-            self.band = top.fill_between(self.n_line, 0, 1, facecolor=PALETTE["sky"], alpha=0.25, lw=1,
+            self.band = top.fill_between(self.n_line, 0, 1, facecolor=(*to_rgb(PALETTE["sky"]), 0.25), lw=1,
                                          edgecolor=PALETTE["sky"], label="95% of releases")
             (self.abs_line,) = top.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
                                           label="expected |error| = 1/ε")
