@@ -96,8 +96,8 @@ class CountErrorBySizeFigure(_Updatable):
             return super().alt_text()
         size, eps, b, count, within = self._now
         return (f"Two panels against n, the people in the database, from 10 to 100,000,000 on log axes, for a count "
-                f"of {self.fraction:.0%} of them. Top: the absolute error of the released count, flat at 1/ε = "
-                f"{_number(b)} at any n (95% of releases within {_number(within)}), with measured dots. Bottom: the "
+                f"of {self.fraction:.0%} of them: on top the absolute error of the released count, flat at 1/ε = "
+                f"{_number(b)} at any n (95% of releases within {_number(within)}), with measured dots; below, the "
                 f"error relative to the count, falling like 1/n. At ε = {eps:.3g} and n = {size:,} the count is "
                 f"{count:,}, off by about {_percent(b / count)}.")
 

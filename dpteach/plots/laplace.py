@@ -256,19 +256,19 @@ class PrivacyLossFigure(_Updatable):
         if not hasattr(self, "_now"):
             return super().alt_text()
         eps, sens, understate, k, claimed, b, step, worst, share_bound = self._now
-        what = ("Two panels against the output z from −5 to 9. Top, on a log scale: the output densities p_x and "
+        what = ("Two panels against the output z from −5 to 9: on top, on a log scale, the output densities p_x and "
                 f"p_y of a count on neighbouring databases, Laplace with b = {_g(b)}")
-        what += (f", centred {sens:g} apart (Δf = {sens:g})." if k == 1
-                 else f", one of k = {k} counts, each moved by Δf/k = {_g(step)}.")
-        what += " Bottom: the privacy loss ln p_x(z)/p_y(z), with the band [−ε, ε] shaded."
+        what += (f", centred {sens:g} apart (Δf = {sens:g})" if k == 1
+                 else f", one of k = {k} counts, each moved by Δf/k = {_g(step)}")
+        what += "; below, the privacy loss ln p_x(z)/p_y(z), with the band [−ε, ε] shaded."
         if worst <= eps * (1 + 1e-9):
             result = f" At ε = {eps:.3g} the loss never leaves [−ε, ε] = [−{eps:.3g}, {eps:.3g}] (Theorem 3.6)."
         else:
             result = (f" Δf is understated as {claimed:g} (noise Δf/(2ε)), so at ε = {eps:.3g} the loss reaches "
                       f"±{_g(worst)} = ±{_g(worst / eps)}ε, outside [−ε, ε].")
         if k > 1:
-            result += (f" One count's share reaches ±{_g(share_bound)}ε, "
-                       + ("outside [−ε/k, ε/k]." if understate else "inside [−ε/k, ε/k]."))
+            result = result[:-1] + (f"; one count's share reaches ±{_g(share_bound)}ε, "
+                                    + ("outside [−ε/k, ε/k]." if understate else "inside [−ε/k, ε/k]."))
         return what + result
 
     def data_table(self) -> dict | None:
