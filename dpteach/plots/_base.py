@@ -8,6 +8,11 @@ Figures are plain :class:`matplotlib.figure.Figure` objects (not pyplot-managed)
 notebook shows one by ending a cell with it; a slider asks the figure for PNG bytes with
 ``figure.png()``, which blits: axes that stay fixed over every control's range, a static
 background drawn once, and only the artists ``update`` changes drawn per frame.
+
+Every figure also speaks (WCAG 2.1 1.1.1): ``alt_text()`` describes what it shows and the numbers that
+matter at the current setting, ``data_table()`` gives its data as a small table, and the key figures'
+``explore_points()`` give the curves a reader can walk with the arrow keys. In a notebook a figure shows
+as ``text/html`` (its PNG with that ``alt``, and a "Data" ``<details>`` table) beside ``image/png``.
 """
 
 from __future__ import annotations
