@@ -132,9 +132,9 @@ def test_the_attack_figure_names_its_result():
     for eps in (1.0, 0.1):
         w.set(epsilon=eps)
         alt = w.figure.alt_text()
-        assert f"{100 * (1 - 0.5 * np.exp(-eps / 2)):.1f}%" in alt
-        assert f"{100 * np.exp(eps) / (1 + np.exp(eps)):.1f}%" in alt
-        assert f"ε = {eps:g}" in alt
+        assert f"best guess is right {100 * (1 - 0.5 * np.exp(-eps / 2)):.1f}% of the time against Laplace" in alt
+        assert f"no ε-DP mechanism allows more than {100 * np.exp(eps) / (1 + np.exp(eps)):.1f}%" in alt
+        assert f"ε = {eps:g}" in alt and f"× {np.exp(eps):.3g} at most" in alt
 
 
 def test_the_laplace_density_names_its_scale_and_spread():
