@@ -8,10 +8,17 @@ Figures are plain :class:`matplotlib.figure.Figure` objects (not pyplot-managed)
 notebook shows one by ending a cell with it; a slider asks the figure for PNG bytes with
 ``figure.png()``, which blits: axes that stay fixed over every control's range, a static
 background drawn once, and only the artists ``update`` changes drawn per frame.
+
+Every figure also speaks (WCAG 2.1 1.1.1): ``alt_text()`` describes what it shows and the numbers that
+matter at the current setting, ``data_table()`` gives its data as a small table, and the key figures'
+``explore_points()`` give the curves a reader can walk with the arrow keys. In a notebook a figure shows
+as ``text/html`` (its PNG with that ``alt``, and a "Data" ``<details>`` table) beside ``image/png``.
 """
 
 from __future__ import annotations
 
+import base64
+import html
 import os
 from collections.abc import Hashable, Sequence
 from contextlib import contextmanager
@@ -30,13 +37,16 @@ from .._text import ten_to
 from ._png import encode_png
 from ._render import Renderer
 
-#: Okabe & Ito's colour-blind-safe palette.
+#: Okabe & Ito's colour-blind-safe palette, with its orange and sky blue darkened (same hues) to 3.3:1 on white:
+#: Okabe–Ito's own #E69F00 and #56B4E9 are 2.25:1 and 2.31:1, under the 3:1 that WCAG 2.1 (1.4.11) asks of a
+#: line or mark that carries meaning. Yellow (1.3:1) is for fills with an edge only. Colour is never the only
+#: cue: series of one axes differ in line style, marker or hatch as well (tests/test_figure_colours.py).
 PALETTE = {
     "blue": "#0072B2",
-    "orange": "#E69F00",
+    "orange": "#BD8300",
     "green": "#009E73",
     "vermillion": "#D55E00",
-    "sky": "#56B4E9",
+    "sky": "#1D96DB",
     "purple": "#CC79A7",
     "yellow": "#F0E442",
     "black": "#000000",
@@ -271,8 +281,24 @@ class _Updatable:
         # the metadata's "alt" becomes the image's text alternative in the HTML book
         return png_bytes(self.fig, dpi=100), {"alt": self.alt_text()}
 
+    def _repr_mimebundle_(self, include=None, exclude=None) -> tuple[dict, dict]:
+        """The figure for a notebook: ``image/png`` with its ``alt`` metadata (the book reads it), and
+        ``text/html``, the same PNG in an ``<img alt="…">`` followed by a ``<details>`` "Data" table from
+        :meth:`data_table` (JupyterLab drops a PNG's ``alt`` metadata; a native ``<details>`` opens with
+        the keyboard, no script). nbval compares ``text/html``: the project's sanitize file
+        (``tests/nbval_sanitize.cfg``) replaces the base64 image, which the text does not depend on."""
+        png, alt = base64.b64encode(png_bytes(self.fig, dpi=100)).decode("ascii"), self.alt_text()
+        page = (f'<img alt="{html.escape(alt)}" style="max-width:100%;height:auto" '
+                f'src="data:image/png;base64,{png}">' + table_html(self.data_table()))
+        return {"image/png": png, "text/html": page}, {"image/png": {"alt": alt}}
+
     def alt_text(self) -> str:
-        """A short description for readers who cannot see the figure: each panel's title and axes."""
+        """The figure's text alternative, for readers who cannot see it: 1–3 plain sentences (no mathtext:
+        ε, Δf, ≤, ×) saying what kind of chart it is, what it plots against what, and the numbers that matter
+        at the current setting, formatted as the figure shows them (its title's and notes' numbers and its
+        takeaway). Figures override it from the numbers ``update`` (or ``__init__``) kept on ``self``: it
+        runs on every slider frame, so it formats, never recomputes. This default names each panel's title
+        and axes."""
         panels = []
         for ax in self.fig.axes:
             title, x, y = (s.strip() for s in (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()))
@@ -281,11 +307,51 @@ class _Updatable:
         panels = [p for p in panels if p]
         return "Figure: " + "; ".join(panels) if panels else f"Figure: {type(self).__name__}"
 
+    def data_table(self) -> dict | None:
+        """The figure's data as a small table, shown on request (a "Data" toggle): ``{"caption": str,
+        "columns": [str, ...], "rows": [[str, ...], ...]}``, every cell a string formatted as the figure
+        shows it, every row as long as ``columns``, at most 25 rows (a curve sampled at a few meaningful
+        points, a bar chart a row per bar or its top 25). None where a table would say nothing (the default)."""
+        return None
+
+    def explore_points(self) -> list[dict]:
+        """The series a reader can walk point by point with the arrow keys (the key figures: the Laplace
+        density, the privacy loss, the accuracy bound, the attack curve): ``[{"name": str, "x": str, "y": str,
+        "points": [[x, y], ...]}]``, the axes' names in ``x`` and ``y``, at most 81 points of plain floats per
+        series. Empty (the default) where no curve is worth walking."""
+        return []
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.title()}>"
 
     def title(self) -> str:
         return self.fig.axes[0].get_title()
+
+
+def table_html(table: dict | None) -> str:
+    """A :meth:`_Updatable.data_table` as a native ``<details><summary>Data</summary><table>`` (empty for None):
+    a caption, a header row of ``<th scope="col">``, each row's first cell a ``<th scope="row">``."""
+    if not table:
+        return ""
+    esc = html.escape
+    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in table["columns"])
+    rows = "".join("<tr>" + "".join(f'<th scope="row">{esc(c)}</th>' if i == 0 else f"<td>{esc(c)}</td>"
+                                    for i, c in enumerate(row)) + "</tr>" for row in table["rows"])
+    return (f'<details><summary>Data</summary><table><caption>{esc(table["caption"])}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></details>")
+
+
+def sample_rows(n: int, most: int = 25) -> np.ndarray:
+    """Indices of at most ``most`` rows spread evenly over ``n`` (ends included), for a table of a long series."""
+    return np.unique(np.round(np.linspace(0, n - 1, min(n, most))).astype(int)) if n else np.zeros(0, dtype=int)
+
+
+def curve_points(x, y, most: int = 81) -> list[list[float]]:
+    """A curve as at most ``most`` plain-float ``[x, y]`` pairs spread evenly along it (ends included), for
+    :meth:`_Updatable.explore_points`; pairs with a non-finite value are left out."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = sample_rows(x.size, most)
+    return [[float(a), float(b)] for a, b in zip(x[keep], y[keep]) if np.isfinite(a) and np.isfinite(b)]
 
 
 def _rng(rng: np.random.Generator | None) -> np.random.Generator:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..accuracy import _cached_binomial_ci, laplace_accuracy_bound, linf_error_density, linf_error_tail
 from ..census import CensusFirstNames
 from ..counting import histogram_noise
 from ..laplace import laplace_scale
-from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, curve_points, new_figure, styled
 
 
 class AccuracyBoundFigure(_Updatable):
@@ -54,12 +55,14 @@ class AccuracyBoundFigure(_Updatable):
         self.fig, (self.ax, self.side) = new_figure(1, 2, height=4.6, width_ratios=(2.3, 1))
         with styled():
             ax = self.ax
-            self.hist = ax.stairs(self.heights[-1], self.edges, fill=True, color=PALETTE["sky"], alpha=0.6,
-                                  label=f"largest error, {self.runs} releases")
+            # light fills with an edge at 3:1 (WCAG 1.4.11); the bound dashed, the exact law solid
+            self.hist = ax.stairs(self.heights[-1], self.edges, fill=True, facecolor=(*to_rgb(PALETTE["sky"]), 0.45),
+                                  edgecolor=PALETTE["sky"], lw=1, label=f"largest error, {self.runs} releases")
             (self.pdf,) = ax.plot(self.t, self.expected[-1], color=PALETTE["blue"],
                                   label="exact law (expected per bin)")
-            self.tail = ax.axvspan(1, self.T_MAX, color=PALETTE["vermillion"], alpha=0.12)
-            self.bound = ax.axvline(1, color=PALETTE["vermillion"], lw=2.4, label="Thm 3.8: ln(k/β)·b")
+            self.tail = ax.axvspan(1, self.T_MAX, facecolor=(*to_rgb(PALETTE["vermillion"]), 0.12), hatch="//",
+                                   edgecolor=PALETTE["vermillion"], lw=0)
+            self.bound = ax.axvline(1, color=PALETTE["vermillion"], lw=2.4, ls="--", label="Thm 3.8: ln(k/β)·b")
             ax.set_xlim(0, self.T_MAX)
             ax.set_ylim(0, top)
             ax.set_xlabel("largest error ‖f(x) − y‖∞ over the k cells, in noise scales b = Δf/ε")
@@ -100,8 +103,45 @@ class AccuracyBoundFigure(_Updatable):
                            f"mean largest error {errors.mean():.3g}"
                            + (f"\n{off} releases beyond this axis" if off else "")
                            + ("\nthe bound is beyond this axis" if t_bound > self.T_MAX else ""))
+        self._now = (n, j, epsilon, delta, b, bound, t_bound, beyond, ci, exact, float(errors.mean()))
         return {"k": n, "epsilon": epsilon, "delta": delta, "bound": bound, "errors": errors, "beyond": beyond,
                 "fraction": beyond / self.runs, "ci": ci, "exact": exact}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        n, _, eps, beta, b, bound, t_bound, beyond, _, exact, mean = self._now
+        return (f"Histogram of the largest error over k = {n:,} cells in {self.runs} simulated releases, in noise "
+                f"scales b = Δf/ε, with its exact law as a curve and Theorem 3.8's bound ln(k/β)·b as a dashed line. "
+                f"At k = {n:,}, ε = {eps:.3g}, β = {beta:.3g} the bound is {_number(bound)} ({t_bound:.3g}·b, with "
+                f"b = {_number(b)}); {beyond} of {self.runs} releases ({beyond / self.runs:.1%}) go beyond it, and "
+                f"the exact probability of going beyond is {exact:.3g} ≤ β. The mean largest error is {mean:.3g}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        n, j, eps, beta, b, bound, t_bound, *_ = self._now
+        starts = np.arange(0.0, self.T_MAX, 1.0)                 # units of b: 18 rows
+        counts = np.add.reduceat(self.heights[j], np.searchsorted(self.edges[:-1], starts))
+        tail = linf_error_tail(np.r_[starts, self.T_MAX], n, 1.0, 1.0)
+        expected = self.runs * (tail[:-1] - tail[1:])
+        rows = [[f"{t:g} to {t + 1:g}", f"{_number(t * b)} to {_number((t + 1) * b)}", f"{c}", f"{e:.3g}",
+                 "yes" if t + 1 > t_bound else "no"] for t, c, e in zip(starts, counts, expected)]
+        return {"caption": f"Largest error of {self.runs} releases at k = {n:,}, ε = {eps:.3g}, β = {beta:.3g} "
+                           f"(bound {_number(bound)} = {t_bound:.3g}·b)",
+                "columns": ["largest error (units of b)", "largest error", "releases", "expected (exact law)",
+                            "reaches past the bound"], "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        if not hasattr(self, "_now"):
+            return []
+        j = self._now[1]
+        centres = (self.edges[:-1] + self.edges[1:]) / 2
+        return [{"name": "exact law of the largest error (expected releases per bin)",
+                 "x": "largest error, in noise scales b", "y": "releases", "points": curve_points(self.t, self.expected[j])},
+                {"name": f"largest error, {self.runs} releases (histogram)", "x": "largest error, in noise scales b",
+                 "y": "releases", "points": curve_points(centres, self.heights[j])}]
 
 
 class NameReliabilityFigure(_Updatable):
@@ -141,7 +181,7 @@ class NameReliabilityFigure(_Updatable):
             left, right = self.left, self.right
             # one Line2D of markers: Agg stamps one marker image, 2–3× faster to redraw than a scatter
             (self.points,) = left.plot(self.true, self.unit_relative, "o", ms=np.sqrt(6), mew=0, ls="none",
-                                       color=PALETTE["blue"], alpha=0.35, label=f"{data.n_listed:,} listed names")
+                                       color=PALETTE["blue"], alpha=0.75, label=f"{data.n_listed:,} listed names")
             (self.bound_line,) = left.loglog(self.x, t_bound / self.x, color=PALETTE["vermillion"],
                                              label=f"Thm 3.8 bound / count ({1 - self.delta:.0%})")
             left.axhline(0.01, color="grey", lw=1.2, ls=":", label="1% relative error")
@@ -180,10 +220,35 @@ class NameReliabilityFigure(_Updatable):
         worst = float(relative.max())
         self.left.title.set_text(f"ε = {epsilon:.3g}: every listed name within {worst:.2%}\n ")   # note's line
         self.right.title.set_text(f"unused: up to ±{_number(np.abs(unused).max())}\n ")   # level with the left
+        self._now = (epsilon, b, bound, worst, float(np.abs(unused).max()), below, above)
         return {"epsilon": epsilon, "scale": b, "bound": bound, "relative": relative,
                 "max_relative_error": worst, "largest_name_relative_error": float(relative[0]),
                 "unused": unused, "max_unused": float(np.abs(unused).max()),
                 "negative_unused": int((unused < 0).sum())}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, b, bound, worst, unused, below, above = self._now
+        off = "; ".join(f"{m:,} names {where} the axis" for m, where in ((below, "below"), (above, "above")) if m)
+        return (f"Left: each of the {self.data.n_listed:,} listed first names' relative error |noisy − true| / true "
+                f"against its true count, on log axes, under Theorem 3.8's bound divided by the count "
+                f"({1 - self.delta:.0%}). At ε = {eps:.3g} (b = {_number(b)}, bound {_number(bound)}) every listed "
+                f"name is within {worst:.2%}{f' ({off})' if off else ''}. Right: a histogram of the released counts "
+                f"of the {self.data.k - self.data.n_listed:,} unused names (true count 0), pure noise, up to "
+                f"±{_number(unused)}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        eps, b, bound = self._now[:3]
+        names = self.data.names[self.data.listed]
+        picks = np.unique(np.round(np.geomspace(1, self.true.size, 20)).astype(int) - 1)   # most common to rarest
+        rows = [[str(names[i]).title(), f"{self.true[i]:,.0f}", f"{b * self.unit_relative[i]:.3%}",
+                 f"{bound / self.true[i]:.3%}"] for i in picks]
+        return {"caption": f"Listed names from most common to rarest at ε = {eps:.3g}",
+                "columns": ["name", "true count", "|noisy − true| / true", "bound / count"], "rows": rows}
 
 
 class MarketingNoiseFigure(_Updatable):
@@ -214,8 +279,9 @@ class MarketingNoiseFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.6)
         with styled():
             ax = self.ax
-            self.shade = ax.axvspan(1, 2, color=PALETTE["vermillion"], alpha=0.1, label="DP noise dominates")
-            (self.sampling,) = ax.loglog(self.n, np.sqrt(self.n), color=PALETTE["blue"],
+            self.shade = ax.axvspan(1, 2, facecolor=(*to_rgb(PALETTE["vermillion"]), 0.1), hatch="//", lw=0,
+                                    edgecolor=PALETTE["vermillion"], label="DP noise dominates")
+            (self.sampling,) = ax.loglog(self.n, np.sqrt(self.n), color=PALETTE["blue"], ls="-.",
                                          label="sampling noise √n")
             (self.dp_line,) = ax.loglog(self.n, np.ones_like(self.n), color=PALETTE["vermillion"],
                                         label="DP noise std √2·c/ε")
@@ -248,5 +314,27 @@ class MarketingNoiseFigure(_Updatable):
         self.note.set_visible(bool(where))
         self.ax.title.set_text(f"cap c = {c}, ε = {epsilon:.3g}: DP noise dominates cells under "
                                f"{_number(h.crossover)}\n ")                     # the note's line
+        self._now = (c, epsilon, h)
         return {"cap": c, "epsilon": epsilon, "noise": h, "std": h.std, "variance": h.variance,
                 "linf_bound": h.linf_bound, "crossover": h.crossover}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        c, eps, h = self._now
+        return (f"Line chart on log axes of the size of the noise against the conversions n in a cell, from "
+                f"{self.n[0]:g} to {_number(self.n[-1])}: sampling noise √n rises, the DP noise is flat. At cap "
+                f"c = {c} and ε = {eps:.3g} the DP noise has standard deviation √2·c/ε = {_number(h.std)}, and the "
+                f"largest DP error over N = {self.cells:,} cells ({1 - self.delta:.0%}) is {_number(h.linf_bound)}: "
+                f"DP noise dominates cells under {_number(h.crossover)} conversions.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        c, eps, h = self._now
+        ns = 10.0 ** np.arange(0, np.log10(self.n[-1]) + 1)
+        rows = [[_number(n), _number(np.sqrt(n)), _number(h.std), _number(h.linf_bound),
+                 "DP noise" if n < h.crossover else "sampling noise"] for n in ns]
+        return {"caption": f"Noise by cell size at cap c = {c}, ε = {eps:.3g} (crossover {_number(h.crossover)})",
+                "columns": ["conversions in the cell", "sampling noise √n", "DP noise std",
+                            f"largest DP error over {self.cells:,} cells", "dominates"], "rows": rows}

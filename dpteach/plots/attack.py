@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..attack import (
@@ -13,7 +14,7 @@ from ..attack import (
     posterior_bounds,
     simulate_laplace_attack,
 )
-from ._base import PALETTE, _plain_log_axes, _Updatable, new_figure, styled
+from ._base import PALETTE, _plain_log_axes, _Updatable, curve_points, new_figure, sample_rows, styled
 
 __all__ = ["AttackSuccessFigure"]
 
@@ -64,7 +65,7 @@ class AttackSuccessFigure(_Updatable):
         with styled():
             left, right = self.left, self.right
             left.axhline(0.5, color="grey", lw=1.2, ls=":", label="coin toss")
-            left.semilogx(self.grid, dp_success_limit(self.grid), color=PALETTE["vermillion"],
+            left.semilogx(self.grid, dp_success_limit(self.grid), color=PALETTE["vermillion"], ls="--",
                           label=r"limit for any ε-DP mechanism: $e^{\varepsilon}/(1+e^{\varepsilon})$")
             left.semilogx(self.grid, laplace_attack_success(self.grid), color=PALETTE["blue"],
                           label=r"best test vs Laplace, exact: 1 − ½$e^{-\varepsilon/2}$")
@@ -82,7 +83,8 @@ class AttackSuccessFigure(_Updatable):
             self.fig.legend(handles=left.get_lines()[:4], loc="outside lower center", ncol=2, fontsize="x-small")
             _plain_log_axes(left)
             right.plot([0, 1], [0, 1], color="grey", lw=1.2, ls=":")
-            self.band = right.fill_between(self.q, self.q, self.q, color=PALETTE["vermillion"], alpha=0.25)
+            self.band = right.fill_between(self.q, self.q, self.q, facecolor=(*to_rgb(PALETTE["vermillion"]), 0.25),
+                                           edgecolor=PALETTE["vermillion"], lw=1.5)       # an edge at 3:1
             (self.dots,) = right.plot([0.1, 0.5], [0.1, 0.5], "o", color=PALETTE["black"], ms=7)
             right.set_xlim(0, 1)
             right.set_ylim(0, 1.03)
@@ -110,6 +112,40 @@ class AttackSuccessFigure(_Updatable):
         factor = float(np.exp(eps))
         odds = f"odds move × {factor:,.0f} at most" if factor >= 100 else f"odds move × {factor:.3g} at most"
         self.right.title.set_text(odds + "\n" + ", ".join(f"{p:.0%} → {_percent(u)}" for p, u in zip(prior, upper)))
+        self._now = (eps, limit, exact, measured, upper, factor)
         return {"epsilon": eps, "limit": limit, "exact": exact, "measured": measured,
                 "posterior_high": dict(zip(self.PRIORS, upper.tolist())),
                 "posterior_low": dict(zip(self.PRIORS, posterior_bounds(prior, eps)[0].tolist()))}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, limit, exact, measured, upper, factor = self._now
+        odds = f"{factor:,.0f}" if factor >= 100 else f"{factor:.3g}"
+        posts = " and ".join(f"{p:.0%} to at most {_percent(u)}" for p, u in zip(self.PRIORS, upper))
+        return (f"Left: the chance that an attacker guesses right whether Alice is in the data, against ε from "
+                f"{self.eps_min:g} to {self.eps_max:g} on a log axis, for the best test against the Laplace mechanism "
+                f"(exact and simulated) and the limit for any ε-DP mechanism. At ε = {eps:.3g} the attacker's best "
+                f"guess is right {_percent(exact)} of the time against Laplace ({_percent(measured)} in "
+                f"{self.trials:,} simulated attacks); no ε-DP mechanism allows more than {_percent(limit)}. "
+                f"Right: the posterior belief one release allows for every prior: the odds move × {odds} at most, "
+                f"so a prior of {posts}.")
+
+    def data_table(self) -> dict | None:
+        eps = self.simulated.epsilon
+        rows = [[f"{e:.3g}", _percent(float(laplace_attack_success(e))), _percent(float(r)),
+                 _percent(float(dp_success_limit(e)))] for e, r in zip(eps, self.simulated.rate)]
+        if hasattr(self, "_now"):
+            now, limit, exact, measured, _, _ = self._now
+            rows.append([f"{now:.3g} (now)", _percent(exact), _percent(measured), _percent(limit)])
+        return {"caption": "Pr[attacker guesses right] against ε",
+                "columns": ["ε", "best test vs Laplace, exact", f"simulated ({self.trials:,} per point)",
+                            "limit for any ε-DP mechanism"], "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        keep = sample_rows(self.grid.size, 81)
+        grid = self.grid[keep]
+        return [{"name": "best test vs Laplace, exact", "x": "ε", "y": "Pr[attacker guesses right]",
+                 "points": curve_points(grid, laplace_attack_success(grid))},
+                {"name": "limit for any ε-DP mechanism", "x": "ε", "y": "Pr[attacker guesses right]",
+                 "points": curve_points(grid, dp_success_limit(grid))}]

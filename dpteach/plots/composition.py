@@ -54,10 +54,12 @@ class AveragingFigure(_Updatable):
             left, right = self.left, self.right
             split, attack, one = PALETTE["vermillion"], PALETTE["blue"], PALETTE["black"]
             (self.one_line,) = left.loglog(self.ks, self.ks * 1.0, color=one, ls=":", label="one answer at ε")
-            (self.split_line,) = left.loglog(self.ks, self.ks * 1.0, color=split, label="k answers at ε/k, averaged")
+            # not by colour alone: the split dashed with squares, the attack solid with circles (WCAG 1.4.1)
+            (self.split_line,) = left.loglog(self.ks, self.ks * 1.0, color=split, ls="--",
+                                             label="k answers at ε/k, averaged")
             (self.attack_line,) = left.loglog(self.ks, self.ks * 1.0, color=attack,
                                               label="k answers at ε each, averaged")
-            (self.split_dots,) = left.loglog(self.shown, self.shown, "o", color=split, ms=6)
+            (self.split_dots,) = left.loglog(self.shown, self.shown, "s", color=split, ms=6)
             (self.attack_dots,) = left.loglog(self.shown, self.shown, "o", color=attack, ms=6,
                                               label=f"measured, {self.runs:,} sessions")
             self.left_marker = left.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
@@ -66,7 +68,7 @@ class AveragingFigure(_Updatable):
             left.set_xlabel("k, answers to the same count")
             left.set_ylabel("std of the average")
             left.set_title(" ")
-            (self.split_cost,) = right.loglog(self.ks, self.ks * 1.0, color=split, label="split: ε in all")
+            (self.split_cost,) = right.loglog(self.ks, self.ks * 1.0, color=split, ls="--", label="split: ε in all")
             (self.attack_cost,) = right.loglog(self.ks, self.ks * 1.0, color=attack, label="attack: kε")
             self.right_marker = right.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
             right.set_xlim(1, self.k_max)
@@ -102,12 +104,38 @@ class AveragingFigure(_Updatable):
             marker.set_xdata([n, n])
         self.left.title.set_text(f"k = {n}: std of split ×{np.sqrt(n):.3g}, of attack ÷{np.sqrt(n):.3g}")
         self.right.title.set_text(f"attack: {n}ε = {_number(n * eps)}")
+        self._now = (n, eps, b, one)
         return {"k": n, "epsilon": eps, "scale": b, "one_std": one,
                 "split_std": averaged_answers_std(n, sensitivity, eps / n),
                 "attack_std": averaged_answers_std(n, sensitivity, eps),
                 "split_measured": float(n * b * self.unit_std[n - 1]),
                 "attack_measured": float(b * self.unit_std[n - 1]),
                 "split_spent": eps, "attack_spent": basic_composition(n, eps)[0]}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        n, eps, b, one = self._now
+        split, attack = self.split_unit[n - 1] * b, self.attack_unit[n - 1] * b
+        return (f"Left: the standard deviation of the average of k answers to one count against k from 1 to "
+                f"{self.k_max} on log axes: the budget ε split into k answers at ε/k (dashed, grows like √k) and k "
+                f"answers at ε each (solid, shrinks like 1/√k), with dots measured on {self.runs:,} sessions. Right: "
+                f"the ε each spends, ε for the split and kε for the attack. At k = {n} and ε = {eps:.3g} one answer "
+                f"has standard deviation {_number(one)}; the split's average {_number(split)} (×{np.sqrt(n):.3g}), "
+                f"the attack's {_number(attack)} (÷{np.sqrt(n):.3g}), and the attack spends {n}ε = {_number(n * eps)}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        n, eps, b, _ = self._now
+        ks = np.unique(np.r_[self.shown, n])
+        rows = [[f"{k}" + (" (now)" if k == n else ""), _number(self.split_unit[k - 1] * b),
+                 _number(k * b * self.unit_std[k - 1]), _number(self.attack_unit[k - 1] * b),
+                 _number(b * self.unit_std[k - 1]), _number(k * eps)] for k in ks]
+        return {"caption": f"Averaging k answers at ε = {eps:.3g} (standard deviations; the split spends ε = {eps:.3g})",
+                "columns": ["k", "split: std", "split: measured", "attack: std", "attack: measured", "attack: ε spent"],
+                "rows": rows}
 
 
 class AdvancedCompositionFigure(_Updatable):
@@ -130,7 +158,9 @@ class AdvancedCompositionFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.6)
         with styled():
             ax = self.ax
-            (self.basic,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"], label="basic: kε (Thm 3.16)")
+            # not by colour alone: basic dotted, advanced solid, the smaller of the two dashed (WCAG 1.4.1)
+            (self.basic,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"], ls=":", lw=2.6,
+                                      label="basic: kε (Thm 3.16)")
             (self.advanced,) = ax.loglog(self.ks, self.ks, color=PALETTE["blue"],
                                          label=r"advanced: √(2k ln(1/δ′))·ε + kε($e^{\varepsilon}$ − 1) (Thm 3.20)")
             (self.best,) = ax.loglog(self.ks, self.ks, color=PALETTE["black"], ls="--", lw=1.4,
@@ -168,8 +198,34 @@ class AdvancedCompositionFigure(_Updatable):
                                f"advanced {_number(advanced_k)}\n(δ′ = {delta_prime:.0e}) "
                                + (f"advanced wins from k = {crossover:,}" if crossover
                                   else "advanced never wins at this ε (ε ≥ ln 2)"))
+        self._now = (n, float(epsilon), float(delta_prime), basic_k, advanced_k, crossover)
         return {"k": n, "epsilon": float(epsilon), "delta_prime": float(delta_prime), "basic": basic_k,
                 "advanced": advanced_k, "best": min(basic_k, advanced_k), "crossover": crossover}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        n, eps, dp, basic_k, advanced_k, crossover = self._now
+        wins = (f"advanced wins from k = {crossover:,}" if crossover
+                else "advanced never wins at this ε (ε ≥ ln 2)")
+        return (f"Line chart on log axes of the total ε spent by k queries at ε each against k from 1 to "
+                f"{self.K_MAX:,}: basic composition kε (Theorem 3.16, dotted), advanced composition (Theorem 3.20, "
+                f"with slack δ′) and the smaller of the two (dashed). At {n:,} quer{'y' if n == 1 else 'ies'} at "
+                f"ε = {eps:.3g} and δ′ = {dp:.0e}: basic {_number(basic_k)}, advanced {_number(advanced_k)}; {wins}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        n, eps, dp, *_ = self._now
+        ks = np.unique([1, 10, 100, 1_000, 10_000, self.K_MAX, n])
+        rows = []
+        for k in ks:
+            basic, advanced = basic_composition(int(k), eps)[0], advanced_composition(int(k), eps, dp)[0]
+            rows.append([f"{k:,}" + (" (now)" if k == n else ""), _number(basic), _number(advanced),
+                         "advanced" if advanced < basic else "basic"])
+        return {"caption": f"Total ε of k queries at ε = {eps:.3g}, δ′ = {dp:.0e}",
+                "columns": ["k", "basic kε", "advanced", "smaller"], "rows": rows}
 
 
 def _project_rows(noisy: np.ndarray, total: float) -> np.ndarray:
@@ -210,8 +266,10 @@ class PostProcessingFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.6)
         with styled():
             ax = self.ax
-            self.lines = [ax.loglog(self.grid, curve, color=c, marker="o", ms=4, label=name)[0]
-                          for curve, c, name in zip(self.curves, colours, self.VERSIONS)]
+            # not by colour alone: each version its own line style and marker (WCAG 1.4.1)
+            marks = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "v"))
+            self.lines = [ax.loglog(self.grid, curve, color=c, ls=ls, marker=m, ms=5, label=name)[0]
+                          for curve, c, name, (ls, m) in zip(self.curves, colours, self.VERSIONS, marks)]
             (self.dots,) = ax.loglog(self.grid[:4], self.grid[:4], "D", color=PALETTE["vermillion"], ms=8,
                                      label="at this ε")
             self.marker = ax.axvline(1, color=PALETTE["vermillion"], ls=":", lw=2)
@@ -242,8 +300,28 @@ class PostProcessingFigure(_Updatable):
         gain = errors[0] / errors[3]
         self.ax.title.set_text(f"ε = {epsilon:.3g}: the public total cuts the mean error {gain:.3g}×, "
                                "for free")
+        self._now = (float(epsilon), errors, float(gain))
         return {"epsilon": float(epsilon), **{name: float(e) for name, e in zip(self.VERSIONS, errors)},
                 "gain": float(gain)}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, errors, gain = self._now
+        each = ", ".join(f"{name} {e:.3g}" for name, e in zip(self.VERSIONS, errors))
+        return (f"Line chart on log axes of the mean |error| per cell against ε from {self.grid[0]:g} to "
+                f"{self.grid[-1]:g}, for a sparse histogram of {self.truth.size:,} cells released four ways, all "
+                f"at the same ε (post-processing). At ε = {eps:.3g}: {each}; the public total cuts the mean error "
+                f"{gain:.3g}×, for free.")
+
+    def data_table(self) -> dict | None:
+        rows = [[f"{e:.3g}", *(f"{v:.3g}" for v in col)] for e, col in zip(self.grid, self.curves.T)]
+        if hasattr(self, "_now"):
+            eps, errors, _ = self._now
+            rows.append([f"{eps:.3g} (now)", *(f"{v:.3g}" for v in errors)])
+        return {"caption": "Mean |error| per cell of a sparse histogram, four ways",
+                "columns": ["ε", *self.VERSIONS], "rows": rows}
 
 
 class BudgetFigure(_Updatable):
@@ -257,8 +335,11 @@ class BudgetFigure(_Updatable):
         colours = [PALETTE[c] for c in ("blue", "orange", "green", "sky", "purple", "vermillion", "yellow")]
         with styled():
             left = 0.0
+            # not by colour alone: each segment its own hatch, and a black edge (WCAG 1.4.1, 1.4.11)
+            hatches = ("", "..", "xx", "\\\\", "oo", "++", "--", "**")
             for i, c in enumerate(charges):
-                ax.barh(0, c.epsilon, left=left, color=colours[i % len(colours)], edgecolor="white",
+                ax.barh(0, c.epsilon, left=left, color=colours[i % len(colours)], edgecolor=PALETTE["black"],
+                        hatch=hatches[i % len(hatches)], lw=0.8,
                         label=f"{i + 1}. {c.label or 'charge'} (ε = {c.epsilon:.3g})")
                 left += c.epsilon
             ax.barh(0, budget.remaining_epsilon, left=left, color="none", edgecolor=PALETTE["black"], hatch="//",
@@ -271,3 +352,18 @@ class BudgetFigure(_Updatable):
                          f"of {budget.total_epsilon:.3g}")
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
         self.spent = [c.epsilon for c in charges]
+        self.labels = [c.label or "charge" for c in charges]
+        self.total, self.remaining = budget.total_epsilon, budget.remaining_epsilon
+
+    def alt_text(self) -> str:
+        charges = "; ".join(f"{i + 1}. {label}, ε = {e:.3g}" for i, (label, e) in enumerate(zip(self.labels, self.spent)))
+        return (f"Horizontal bar of a privacy budget of ε = {self.total:.3g}, one segment per charge: "
+                f"{len(self.spent)} charge{'' if len(self.spent) == 1 else 's'} spent ε = {sum(self.spent):.3g}"
+                + (f" ({charges})" if charges else "") + f", and ε = {self.remaining:.3g} remains.")
+
+    def data_table(self) -> dict | None:
+        rows = [[f"{i + 1}. {label}", f"{e:.3g}", f"{e / self.total:.0%}"]
+                for i, (label, e) in enumerate(zip(self.labels, self.spent))][:24]
+        rows.append(["remaining", f"{self.remaining:.3g}", f"{self.remaining / self.total:.0%}"])
+        return {"caption": f"Where a budget of ε = {self.total:.3g} went", "columns": ["charge", "ε", "share of the budget"],
+                "rows": rows}

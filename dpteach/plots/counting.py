@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..laplace import laplace_scale
@@ -39,8 +40,9 @@ class CountErrorBySizeFigure(_Updatable):
         self.fig, (self.top, self.bottom) = new_figure(2, 1, height=6.2, sharex=True)
         with styled():
             top, bottom = self.top, self.bottom
-            self.band = top.fill_between(self.n_line, 0, 1, color=PALETTE["sky"], alpha=0.25, lw=0,
-                                         label="95% of releases")
+            # a light fill with an edge at 3:1 (WCAG 1.4.11)
+            self.band = top.fill_between(self.n_line, 0, 1, facecolor=(*to_rgb(PALETTE["sky"]), 0.25), lw=1,
+                                         edgecolor=PALETTE["sky"], label="95% of releases")
             (self.abs_line,) = top.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
                                           label="expected |error| = 1/ε")
             (self.abs_dots,) = top.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
@@ -83,9 +85,32 @@ class CountErrorBySizeFigure(_Updatable):
             marker.set_xdata([size, size])
         self.top.title.set_text(f"ε = {epsilon:.3g}: error ≈ {_number(b)} at any n")
         self.bottom.title.set_text(f"n = {size:,}: the count {count:,}, off by about {_percent(b / count)}")
+        self._now = (size, float(epsilon), b, count, within)
         return {"n": size, "count": count, "scale": b, "expected_abs_error": b, "relative_error": b / count,
                 "band": within, "grid": self.grid, "measured_abs_error": measured,
                 "measured_relative_error": measured / self.counts}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        size, eps, b, count, within = self._now
+        return (f"Two panels against n, the people in the database, from 10 to 100,000,000 on log axes, for a count "
+                f"of {self.fraction:.0%} of them: on top the absolute error of the released count, flat at 1/ε = "
+                f"{_number(b)} at any n (95% of releases within {_number(within)}), with measured dots; below, the "
+                f"error relative to the count, falling like 1/n. At ε = {eps:.3g} and n = {size:,} the count is "
+                f"{count:,}, off by about {_percent(b / count)}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        size, eps, b, _, within = self._now
+        rows = [[f"{n:,}", f"{c:,.0f}", _number(b), _number(b * m), _percent(b / c), _percent(b * m / c)]
+                for n, c, m in zip(self.grid, self.counts, self.mean_unit)]
+        return {"caption": f"The error of a count by database size at ε = {eps:.3g} (95% of releases within "
+                           f"{_number(within)})",
+                "columns": ["n", "true count", "expected |error|", "measured mean |error|", "expected |error| / count",
+                            "measured / count"], "rows": rows}
 
 
 def _percent(fraction: float) -> str:
@@ -134,14 +159,16 @@ class CountingVsHistogramFigure(_Updatable):
         with styled():
             ax = self.ax
             counts_colour, hist_colour = PALETTE["vermillion"], PALETTE["blue"]
-            (self.counts_line,) = ax.loglog(self.ks, self.ks, color=counts_colour,
+            # not by colour alone: the counts' lines carry squares, the histogram's circles (WCAG 1.4.1)
+            marks = {"markevery": 20, "ms": 5}
+            (self.counts_line,) = ax.loglog(self.ks, self.ks, color=counts_colour, marker="s", **marks,
                                             label="k arbitrary counts: Lap(k/ε) each")
-            (self.hist_line,) = ax.loglog(self.ks, self.ks, color=hist_colour,
+            (self.hist_line,) = ax.loglog(self.ks, self.ks, color=hist_colour, marker="o", **marks,
                                           label="k-cell histogram: Lap(1/ε) each")
-            (self.counts_max,) = ax.loglog(self.ks, self.ks, color=counts_colour, ls="--",
+            (self.counts_max,) = ax.loglog(self.ks, self.ks, color=counts_colour, ls="--", marker="s", **marks,
                                            label=f"largest of the k errors ({1 - self.delta:.0%}, Thm 3.8)")
-            (self.hist_max,) = ax.loglog(self.ks, self.ks, color=hist_colour, ls="--")
-            (self.dots,) = ax.loglog([1, 1, 1, 1], [1, 1, 1, 1], "o", color=PALETTE["black"], ms=7,
+            (self.hist_max,) = ax.loglog(self.ks, self.ks, color=hist_colour, ls="--", marker="o", **marks)
+            (self.dots,) = ax.loglog([1, 1, 1, 1], [1, 1, 1, 1], "D", color=PALETTE["black"], ms=7,
                                      label=f"measured on {unit.shape[0]} releases")
             self.marker = ax.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
             ax.set_xlim(1, self.k_max)
@@ -169,4 +196,30 @@ class CountingVsHistogramFigure(_Updatable):
         self.marker.set_xdata([n, n])
         self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}: Lap({_number(n * b1)}) per count, "
                                f"Lap({_number(b1)}) per cell")
+        self._now = (n, float(epsilon), b1, measured)
         return {"k": n, "counts_scale": n * b1, "histogram_scale": b1, "ratio": float(n), **measured}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        n, eps, b1, m = self._now
+        return (f"Line chart on log axes of the error per answer against k, the number of counting queries, from 1 "
+                f"to {self.k_max:,}: k arbitrary counts need Lap(k/ε) each, so their error grows with k; a k-cell "
+                f"histogram needs Lap(1/ε) per cell, flat in k. At k = {n:,} and ε = {eps:.3g} that is "
+                f"Lap({_number(n * b1)}) per count against Lap({_number(b1)}) per cell, {n:,} times less noise; "
+                f"measured largest errors ({1 - self.delta:.0%}): {_number(m['counts_max'])} for the counts, "
+                f"{_number(m['histogram_max'])} for the histogram.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        n, eps, b1, _ = self._now
+        ks = np.unique(np.r_[[k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000) if k <= self.k_max],
+                             self.k_max, n])
+        t = np.log(ks / self.delta)
+        rows = [[f"{k:,}" + (" (now)" if k == n else ""), _number(k * b1), _number(b1), _number(k * b1 * tk),
+                 _number(b1 * tk)] for k, tk in zip(ks, t)]
+        return {"caption": f"Error per answer at ε = {eps:.3g}: k counts against a k-cell histogram",
+                "columns": ["k", "counts: typical error", "histogram: typical error",
+                            f"counts: largest ({1 - self.delta:.0%}, Thm 3.8)", f"histogram: largest ({1 - self.delta:.0%}, Thm 3.8)"],
+                "rows": rows}

@@ -4,10 +4,16 @@ and the privacy loss that Theorem 3.6 bounds."""
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..laplace import laplace_pdf, laplace_scale, laplace_tail, privacy_loss
-from ._base import PALETTE, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._base import PALETTE, _plain_log_axes, _rng, _Updatable, curve_points, new_figure, styled
+
+
+def _g(value: float) -> str:
+    """A number as the figures' titles write it: three significant figures."""
+    return f"{value:.3g}"
 
 
 class LaplaceDensityFigure(_Updatable):
@@ -32,11 +38,14 @@ class LaplaceDensityFigure(_Updatable):
         self.fig, self.ax = new_figure()
         ax = self.ax
         with styled():
-            self.hist = ax.stairs(np.zeros(bins), np.linspace(-1, 1, bins + 1), fill=True, color=PALETTE["sky"],
-                                  alpha=0.55, label=f"{n_samples:,} samples")
+            # light fills with an edge at 3:1 (WCAG 1.4.11); the band's edge dashed, the histogram's solid
+            self.hist = ax.stairs(np.zeros(bins), np.linspace(-1, 1, bins + 1), fill=True, lw=1,
+                                  facecolor=(*to_rgb(PALETTE["sky"]), 0.4), edgecolor=PALETTE["sky"],
+                                  label=f"{n_samples:,} samples")
             (self.line,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"],
                                    label="density Lap(x | b)")
-            self.band = ax.axvspan(-1, 1, color=PALETTE["orange"], alpha=0.15, label="±Δf")
+            self.band = ax.axvspan(-1, 1, facecolor=(*to_rgb(PALETTE["orange"]), 0.15), edgecolor=PALETTE["orange"],
+                                   ls="--", lw=1.5, label="±Δf")
             ax.set_xlim(-self.window, self.window)
             ax.set_ylim(0, self.Y_TOP)
             ax.set_title(" ")
@@ -66,7 +75,38 @@ class LaplaceDensityFigure(_Updatable):
                            f"95% of noise in ±{np.log(20) * b:.3g}"
                            + (f"\n{outside:.0%} beyond ±{self.window:g}" if outside > 0.005 else "")
                            + (f"\npeak 1/(2b) = {1 / (2 * b):.3g},\nabove the axis" if 1 / (2 * b) > self.Y_TOP else ""))
+        self._now = (epsilon, sensitivity, b, outside, heights, edges)
         return {"scale": b, "x": self.x, "pdf": pdf, "hist": heights, "outside": outside}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, sens, b, outside, _, _ = self._now
+        beyond = f" {outside:.0%} of the samples fall beyond ±{self.window:g}." if outside > 0.005 else ""
+        peak = (f" Its peak 1/(2b) = {_g(1 / (2 * b))} is above the axis, which ends at {self.Y_TOP:g}."
+                if 1 / (2 * b) > self.Y_TOP else "")
+        return (f"Density of the Laplace noise added to the true answer, from −{self.window:g} to {self.window:g}, "
+                f"over a histogram of {self.unit.size:,} samples, with the band ±Δf shaded. At ε = {eps:.3g} and "
+                f"Δf = {sens:g} the noise is Lap(b) with b = Δf/ε = {_g(b)}: standard deviation √2·b = "
+                f"{_g(np.sqrt(2) * b)}, and 95% of the noise lies within ±{_g(np.log(20) * b)}.{beyond}{peak}")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        eps, sens, b, _, heights, edges = self._now
+        reach = min(self.window, 4 * b)                 # out to 4b (98% of the noise), inside the window
+        xs = np.linspace(-reach, reach, 17)
+        bins = np.searchsorted(edges, xs, side="right") - 1
+        inside = (bins >= 0) & (bins < heights.size)
+        rows = [[f"{x:.3g}", f"{d:.3g}", f"{heights[i]:.3g}" if ok else "outside the bins"]
+                for x, d, i, ok in zip(xs, laplace_pdf(xs, b), bins, inside)]
+        return {"caption": f"Laplace density and samples at ε = {eps:.3g}, Δf = {sens:g} (b = {_g(b)})",
+                "columns": ["noise x", "density Lap(x | b)", f"histogram of {self.unit.size:,} samples"],
+                "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        return [{"name": "density Lap(x | b)", "x": "noise added to the true answer", "y": "density",
+                 "points": curve_points(self.line.get_xdata(), self.line.get_ydata())}]
 
 
 class TailFigure(_Updatable):
@@ -86,7 +126,22 @@ class TailFigure(_Updatable):
             ax.set_ylabel("Pr[|Y| ≥ t·b]")
             ax.set_title("The Laplace tail falls by a factor e per unit of b")
             ax.legend()
-        self.t, self.empirical = t, empirical
+        self.t, self.empirical, self.n_samples = t, empirical, y.size
+
+    def alt_text(self) -> str:
+        ax = self.fig.axes[0]
+        t = min(3.0, float(self.t[-1]))
+        return (f"{ax.get_title()}. Line chart on a log scale of {ax.get_ylabel()} against {ax.get_xlabel()}, "
+                f"from 0 to {self.t[-1]:g}: Fact 3.7's exp(−t) as a solid straight line, the fraction of "
+                f"{self.n_samples:,} samples dashed along it. At t = {t:g}, exp(−t) = {np.exp(-t):.3g} and the "
+                f"samples give {np.interp(t, self.t, self.empirical):.3g}.")
+
+    def data_table(self) -> dict | None:
+        ts = np.arange(0.0, float(np.floor(self.t[-1])) + 1)
+        measured = np.interp(ts, self.t, self.empirical)
+        return {"caption": f"The Laplace tail: Fact 3.7 against {self.n_samples:,} samples",
+                "columns": ["t (units of b)", "exp(−t)", "fraction of samples"],
+                "rows": [[f"{t:g}", f"{np.exp(-t):.3g}", f"{m:.3g}"] for t, m in zip(ts, measured)]}
 
 
 class PrivacyLossFigure(_Updatable):
@@ -132,8 +187,11 @@ class PrivacyLossFigure(_Updatable):
             self.top.set_title(" ")
             self.top.legend(loc="upper right")
             self.note = self.top.text(0.01, 0.96, "", transform=self.top.transAxes, va="top", fontsize="small")
-            self.band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.18, label="[−ε, ε]")
-            self.share_band = self.bottom.axhspan(-1, 1, color=PALETTE["green"], alpha=0.25, label="[−ε/k, ε/k]")
+            green = to_rgb(PALETTE["green"])
+            self.band = self.bottom.axhspan(-1, 1, facecolor=(*green, 0.18), edgecolor=PALETTE["green"], lw=1.2,
+                                            label="[−ε, ε]")
+            self.share_band = self.bottom.axhspan(-1, 1, facecolor=(*green, 0.25), edgecolor=PALETTE["green"], lw=1.2,
+                                                  ls="--", label="[−ε/k, ε/k]")
             (self.loss,) = self.bottom.plot([], [], color=PALETTE["vermillion"], label="privacy loss ln p_x/p_y")
             (self.share,) = self.bottom.plot([], [], color=PALETTE["purple"], ls="--", lw=1.8,
                                              label="one count's share")
@@ -145,7 +203,7 @@ class PrivacyLossFigure(_Updatable):
             self.bottom.set_ylabel("ln p_x(z)/p_y(z)")
             self.bottom.legend(handles=[self.band, self.loss], loc="upper right")
             self.share_note = self.bottom.text(0.99, 0.03, "", transform=self.bottom.transAxes, ha="right",
-                                               va="bottom", fontsize="small", color=PALETTE["purple"])
+                                               va="bottom", fontsize="small")
         self.dynamic = [self.px, self.py, self.note, self.top.title, self.share_band, self.loss, self.share,
                         self.share_note]
 
@@ -188,7 +246,50 @@ class PrivacyLossFigure(_Updatable):
                                     f"±{worst / eps:.3g}ε")
         moved = f"f(y) − f(x) = Δf = {true_sens:g}" if n_counts == 1 else f"each moves by Δf/k = {step:.3g}"
         self.note.set_text(f"{moved}\nnoise b = {'Δf/(2ε)' if understate else 'Δf/ε'} = {b:.3g}")
+        self._now = (eps, true_sens, understate, n_counts, claimed, b, step, worst, share_bound)
         return {"z": z, "px": px, "py": py, "loss": loss, "max_abs_loss": worst, "epsilon": eps,
                 "scale": b, "inside": worst <= eps * (1 + 1e-9), "k": n_counts, "share": share,
                 "max_abs_share": float(np.abs(share).max()), "share_bound": share_bound * eps,
                 "share_note": self.share_note.get_text() if n_counts > 1 else ""}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, sens, understate, k, claimed, b, step, worst, share_bound = self._now
+        what = ("Two panels against the output z from −5 to 9: on top, on a log scale, the output densities p_x and "
+                f"p_y of a count on neighbouring databases, Laplace with b = {_g(b)}")
+        what += (f", centred {sens:g} apart (Δf = {sens:g})" if k == 1
+                 else f", one of k = {k} counts, each moved by Δf/k = {_g(step)}")
+        what += "; below, the privacy loss ln p_x(z)/p_y(z), with the band [−ε, ε] shaded."
+        if worst <= eps * (1 + 1e-9):
+            result = f" At ε = {eps:.3g} the loss never leaves [−ε, ε] = [−{eps:.3g}, {eps:.3g}] (Theorem 3.6)."
+        else:
+            result = (f" Δf is understated as {claimed:g} (noise Δf/(2ε)), so at ε = {eps:.3g} the loss reaches "
+                      f"±{_g(worst)} = ±{_g(worst / eps)}ε, outside [−ε, ε].")
+        if k > 1:
+            result = result[:-1] + (f"; one count's share reaches ±{_g(share_bound)}ε, "
+                                    + ("outside [−ε/k, ε/k]." if understate else "inside [−ε/k, ε/k]."))
+        return what + result
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        eps, sens, _, k, claimed, b, step, _, _ = self._now
+        z = np.arange(self.Z_RANGE[0], self.Z_RANGE[1] + 1)            # every unit of output: 15 rows
+        share = privacy_loss(z, 0.0, step, claimed, eps)
+        rows = [[f"{t:g}", f"{p:.3g}", f"{q:.3g}", f"{k * s:.3g}", f"{k * s / eps:.3g}"]
+                for t, p, q, s in zip(z, laplace_pdf(z, b), laplace_pdf(z - step, b), share)]
+        return {"caption": f"Densities on neighbours and the privacy loss at ε = {eps:.3g}, Δf = {sens:g}"
+                           + (f", k = {k} counts" if k > 1 else ""),
+                "columns": ["output z", "p_x(z)", "p_y(z)", "privacy loss", "loss in units of ε"], "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        if not hasattr(self, "_now"):
+            return []
+        z = self.loss.get_xdata()
+        return [{"name": "privacy loss ln p_x/p_y, in units of ε", "x": "output z", "y": "loss / ε",
+                 "points": curve_points(z, self.loss.get_ydata())},
+                {"name": "p_x: a count's output density on x", "x": "output z", "y": "density",
+                 "points": curve_points(z, self.px.get_ydata())},
+                {"name": "p_y: on neighbour y", "x": "output z", "y": "density",
+                 "points": curve_points(z, self.py.get_ydata())}]

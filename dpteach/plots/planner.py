@@ -85,6 +85,29 @@ class BudgetPlannerFigure(_Updatable):
             f"optimal {_short(plan.optimal)}\n"
             f"exact {_short(plan.exact)}; Gaussian noise, same accuracy (σ = {plan.gaussian_std:.3g}): "
             f"{_short(plan.gaussian)} (GDP)")
+        self._now = (n, k, a, plan, plans)
         return {"people": n, "releases": k, "accuracy": a, "delta": plan.delta, "per_release": plan.per_release,
                 **{field: getattr(plan, field) for field, *_ in ACCOUNTINGS},
                 "gaussian_std": plan.gaussian_std, "gaussian_per_release": plan.gaussian_per_release}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        n, k, a, plan, _ = self._now
+        return (f"Line chart on log axes of the total ε of k counts about the same people against k from 1 to "
+                f"{PLANNER_RELEASES[-1]:,}, five ways of accounting. With n = {n:,} people (δ = "
+                f"{power_text(plan.delta)}) and each count within ±{a:g} at 95%, each release spends "
+                f"ε = {plan.per_release:.3g}; the total of {k:,}: basic {_short(plan.basic)}, advanced "
+                f"{_short(plan.advanced)}, optimal {_short(plan.optimal)}, exact {_short(plan.exact)}; Gaussian "
+                f"noise with the same accuracy (σ = {plan.gaussian_std:.3g}): {_short(plan.gaussian)} (GDP).")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        n, k, a, plan, plans = self._now
+        rows = [[f"{j:,}", *(_short(getattr(p, field)) for field, *_ in ACCOUNTINGS)]
+                for j, p in zip(PLANNER_RELEASES, plans)]
+        if k not in PLANNER_RELEASES:
+            rows.append([f"{k:,} (now)", *(_short(getattr(plan, field)) for field, *_ in ACCOUNTINGS)])
+        return {"caption": f"Total ε of k counts, n = {n:,}, each ±{a:g} at 95% (ε = {plan.per_release:.3g} each)",
+                "columns": ["k", *(label for _, label, *_ in ACCOUNTINGS)], "rows": rows}

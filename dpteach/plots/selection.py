@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..census import CensusFirstNames
@@ -209,9 +210,31 @@ class NoisyMaxFigure(_Updatable):
         p_best = float(p[best].sum())
         self.left.title.set_text(f"{people:,} people: top name {p_best:.1%}")
         self.right.title.set_text(f"ε = {epsilon:.3g}: the name returned")
+        self._now = (people, float(epsilon), p_best, float(freq[best].sum()), labels, shown_p, shown_f)
         return {"people": people, "epsilon": float(epsilon), "counts": counts, "probabilities": p,
                 "p_best": p_best, "measured_best": float(freq[best].sum()), "shown": shown_p,
                 "shown_measured": shown_f, "labels": labels + ["any other"]}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        people, eps, p_best, measured, labels, shown, _ = self._now
+        bars = ", ".join(f"{_ordinal(i + 1)} {label} {max(q, 0.0):.1%}" for i, (label, q) in enumerate(zip(labels, shown)))
+        return (f"Left: the probability that Report Noisy Max returns a most common first name of a town, against ε "
+                f"from {self.grid[0]:g} to {self.grid[-1]:g} on a log axis, exact and measured on {self.runs} runs. "
+                f"In a town of {people:,} people at ε = {eps:.3g} the top name is returned {p_best:.1%} of the time "
+                f"({measured:.1%} measured). Right: the probability of each of the town's {self.top} most common "
+                f"names: {bars}, any other {max(shown[-1], 0.0):.1%}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        people, eps, _, _, labels, shown, measured = self._now
+        names = [f"{_ordinal(i + 1)}: {label}" for i, label in enumerate(labels)] + ["any other"]
+        return {"caption": f"The name Report Noisy Max returns in a town of {people:,} people at ε = {eps:.3g}",
+                "columns": ["name (count)", "Pr[returned], exact", f"measured, {self.runs} runs"],
+                "rows": [[n, f"{max(q, 0.0):.1%}", f"{max(f, 0.0):.1%}"] for n, q, f in zip(names, shown, measured)]}
 
 
 def _ordinal(n: int) -> str:
@@ -262,8 +285,29 @@ class ExponentialMechanismFigure(_Updatable):
         best = int(np.argmax(self.u))
         self.ax.title.set_text(f"ε = {epsilon:.3g}, Δu = {self.sensitivity:g}: {self.candidates[best]} "
                                f"(the best) is chosen with probability {p[best]:.0%}")
+        self._now = (float(epsilon), p, freq, best)
         return {"epsilon": float(epsilon), "probabilities": p, "measured": freq, "best": self.candidates[best],
                 "p_best": float(p[best])}
+
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, p, _, best = self._now
+        each = ", ".join(f"{c} (u = {u:g}) {q:.0%}" for c, u, q in zip(self.candidates, self.u, p))
+        return (f"Bar chart of the probability that the exponential mechanism chooses each of {self.u.size} "
+                f"candidates, with the frequencies of {self.runs:,} runs as diamonds and the uniform choice "
+                f"1/{self.u.size} dotted. At ε = {eps:.3g} and Δu = {self.sensitivity:g}, {self.candidates[best]} (the "
+                f"best) is chosen with probability {p[best]:.0%}: {each}.")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        eps, p, freq, _ = self._now
+        return {"caption": f"The exponential mechanism's choice at ε = {eps:.3g}, Δu = {self.sensitivity:g}",
+                "columns": ["candidate", "utility u", "Pr[chosen], exact", f"measured, {self.runs:,} runs"],
+                "rows": [[c, f"{u:g}", f"{q:.1%}", f"{f:.1%}"]
+                         for c, u, q, f in list(zip(self.candidates, self.u, p, freq))[:25]]}
 
 
 class AboveThresholdFigure(_Updatable):
@@ -294,7 +338,8 @@ class AboveThresholdFigure(_Updatable):
         with styled():
             top, bottom = self.top, self.bottom
             self.answer_bars = top.bar(positions[:-1], self.answers, color=PALETTE["sky"], label="true answer")
-            self.band = top.axhspan(0, 1, color=PALETTE["orange"], alpha=0.15, label="T ± α (Thm 3.24, β = 0.05)")
+            self.band = top.axhspan(0, 1, facecolor=(*to_rgb(PALETTE["orange"]), 0.15), edgecolor=PALETTE["orange"],
+                                    ls="--", lw=1.2, label="T ± α (Thm 3.24, β = 0.05)")
             self.threshold = top.axhline(0, color=PALETTE["vermillion"], lw=2.2, label="threshold T")
             self.y_top = 1.25 * max(self.answers.max(), 1.0)
             top.set_ylim(0, self.y_top)
@@ -336,5 +381,28 @@ class AboveThresholdFigure(_Updatable):
         self.top.title.set_text(f"ε = {epsilon:.3g}, T = {t:g}: {name} is first above T, "
                                 f"reported {p[first_true]:.1%} of runs\nα = {_number(alpha)}"
                                 + (": the band covers the whole panel" if covers else ""))
+        self._now = (float(epsilon), t, p, freq, alpha, first_true, name, covers)
         return {"epsilon": float(epsilon), "threshold": t, "probabilities": p, "measured": freq, "alpha": alpha,
                 "first_above": first_true, "p_first_above": float(p[first_true])}
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        eps, t, p, _, alpha, first, name, covers = self._now
+        return (f"Top: bar chart of the true answers of {self.answers.size} counting queries in the order they are "
+                f"asked, with the threshold T and the band T ± α. Bottom: the probability that each query is the "
+                f"one AboveThreshold reports first, and that none is, exact and measured on {self.runs:,} runs. At "
+                f"ε = {eps:.3g} and T = {t:g}, {name} is first above T and is reported {p[first]:.1%} of runs; "
+                f"none is reported {p[-1]:.1%}; α = {_number(alpha)}"
+                + (", so the band covers the whole panel." if covers else "."))
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        eps, t, p, freq, *_ = self._now
+        answers = [f"{a:g}" for a in self.answers] + [""]
+        rows = [[label, a, f"{q:.1%}", f"{f:.1%}"]
+                for label, a, q, f in zip(self.labels + ["none"], answers, p, freq)]
+        return {"caption": f"AboveThreshold at ε = {eps:.3g}, T = {t:g}: the query reported first",
+                "columns": ["query", "true answer", "Pr[reported first], exact", f"measured, {self.runs:,} runs"],
+                "rows": rows[:24] + rows[-1:] if len(rows) > 25 else rows}

@@ -63,7 +63,35 @@ class NeighbourChangesFigure(_Updatable):
                 ax.set_xlim(min(0.0, values.min()) - 0.6 * gap, max(values.max(), d.sensitivity) + 0.6 * gap)
                 ax.set_ylim(0, 1.05 * counts.max())
             out[label] = {"values": values, "counts": counts, "sensitivity": d.sensitivity}
+        self._now = [(name, out[label]) for label, name in zip(self.labels, names)]
         return out
+
+    def alt_text(self) -> str:
+        if not hasattr(self, "_now"):
+            return super().alt_text()
+        panels = []
+        for name, d in self._now:
+            values, counts = d["values"], d["counts"]
+            common = int(np.argmax(counts))
+            spread = (f"every pair moves it by {values[0]:g}" if values.size == 1 else
+                      f"the pairs move it by {values.min():g} to {values.max():g}, most often by {values[common]:g} "
+                      f"({counts[common]:,} of {counts.sum():,} pairs)")
+            panels.append(f"{name}: Δf = {d['sensitivity']:g}; {spread}")
+        kind = "Bar chart" if len(panels) == 1 else f"{len(panels)} bar charts side by side"
+        return (f"{kind} of the number of neighbouring pairs by how far the query moves, ‖f(x) − f(y)‖₁, with the "
+                f"largest change, Δf, as a dashed line. " + ". ".join(panels) + ".")
+
+    def data_table(self) -> dict | None:
+        if not hasattr(self, "_now"):
+            return None
+        rows = [[name, f"{v:g}", f"{c:,}", "Δf" if v == d["sensitivity"] else ""]
+                for name, d in self._now for v, c in zip(d["values"], d["counts"])]
+        if len(rows) > 25:        # the largest changes of each panel matter most: keep Δf's rows
+            per = 25 // len(self._now)
+            rows = [[name, f"{v:g}", f"{c:,}", "Δf" if v == d["sensitivity"] else ""]
+                    for name, d in self._now for v, c in list(zip(d["values"], d["counts"]))[-per:]]
+        return {"caption": "Neighbouring pairs by how far the query moves",
+                "columns": ["query", "‖f(x) − f(y)‖₁", "pairs", "largest"], "rows": rows}
 
 
 def _min_gap(values: np.ndarray) -> float:
@@ -98,3 +126,24 @@ class ChangeBySizeFigure(_Updatable):
             ax.set_ylabel("largest ‖f(x) − f(y)‖₁")
             ax.set_title("Where the worst case lives: the largest change at each database size")
             ax.legend()
+
+    def alt_text(self) -> str:
+        ax = self.fig.axes[0]
+        lines = []
+        for label, (sizes, largest) in self.data.items():
+            if np.ptp(largest) == 0:
+                lines.append(f"{label}: {largest[0]:.3g} at every n")
+            else:
+                top = int(np.argmax(largest))
+                lines.append(f"{label}: largest {largest[top]:.3g} at n = {sizes[top]:g}, "
+                             f"{largest[-1]:.3g} at n = {sizes[-1]:g}")
+        return (f"{ax.get_title()}. Line chart of {ax.get_ylabel()} against {ax.get_xlabel()}. "
+                + "; ".join(lines) + ".")
+
+    def data_table(self) -> dict | None:
+        sizes = sorted({float(n) for s, _ in self.data.values() for n in s})[:25]
+        cells = {label: dict(zip(map(float, s), v)) for label, (s, v) in self.data.items()}
+        return {"caption": "The largest change one record causes, by database size",
+                "columns": ["n", *self.data],
+                "rows": [[f"{n:g}", *(f"{cells[label][n]:.3g}" if n in cells[label] else "" for label in self.data)]
+                         for n in sizes]}
