@@ -4,18 +4,20 @@
 
     python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... \\
         [--out build/graded] [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048]
-        [--function-timeout 20] [--pattern REGEX] [--overrides FILE] [--unsafe]
+        [--function-timeout 20] [--pattern REGEX] [--chapter NN] [--overrides FILE] [--unsafe]
     python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides FILE]
 
-``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). The student's id is
-the notebook's file name without ``.ipynb`` (``ada.ipynb`` → ``ada``), except when the file keeps the
-chapter's own name (``ada/05_accuracy_census_names.ipynb``, submissions collected one folder per
-student): then it is the name of the folder holding it. An LMS's bulk download is read as it comes
-(Canvas's and Moodle's file names), and ``--pattern`` names students any other way. With a roster,
-that id is matched to a student on it (:mod:`dpteach.course.identity`); a file that matches no one is
-listed, not graded. A notebook's chapter is read from its metadata (``{"dpteach": {"chapter": ...}}``,
-written by the course builder); failing that, from its file name (a chapter's name in it), and failing
-that, the course's only chapter.
+``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). Whose a notebook is comes
+from the entry holding it at the top of the folder named, as the LMS or the instructor wrote it
+(:func:`dpteach.course.manifest.place`): a file named after its student (``ada.ipynb`` → ``ada``), a
+folder per student holding their notebook under any name (``bob/…`` → ``bob``), an LMS's bulk download as
+it comes (Canvas's and Moodle's prefixes), or ``--pattern``; never a name a student chose inside their
+own entry. With a roster, that id is matched to a student on it (:mod:`dpteach.course.identity`); a file
+that matches no rule or no one, and an entry holding no notebook, are listed, not graded. A notebook's
+chapter is read from its registration (``{"dpteach": {"chapter": ...}}``, written by the course builder);
+failing that, ``--chapter``, its file name (a chapter's name in it), or the course's only chapter. One
+registered for another chapter than ``--chapter`` (or its file's name) says is flagged, and its grade
+replaces no stored one (:func:`dpteach.course.gradebook.refusal`).
 
 What happens to one submission:
 

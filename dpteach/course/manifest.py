@@ -163,11 +163,12 @@ def find_submissions(paths: Sequence[str | Path]) -> list[Path]:
 
 def strays(roots: Sequence[str | Path]) -> list[Path]:
     """What a folder of submissions holds that no rule can grade: each top-level entry holding no notebook
-    (a ``.pdf``, a ``.py``, an empty folder), listed so that the instructor sees it."""
+    (a ``.pdf``, a ``.py``, an empty folder; hidden ones, as ``.DS_Store``, left out), listed so that the
+    instructor sees it."""
     found = []
     for root in map(Path, roots):
         if root.is_dir():
-            found += sorted(entry for entry in root.iterdir() if entry.name != ".ipynb_checkpoints" and not (
+            found += sorted(entry for entry in root.iterdir() if not entry.name.startswith(".") and not (
                 entry.suffix == ".ipynb" and entry.is_file()) and not (entry.is_dir() and any(entry.rglob("*.ipynb"))))
     return found
 
