@@ -142,10 +142,10 @@ CHANGE_COLUMNS = ["when", "id", "chapter", "what", "why", "before", "before file
 def refusal(old: dict, new: dict) -> str:
     """Why ``new`` may not replace ``old``, the same student's stored record of the same chapter ("" when it may):
     a grade stored on time is never replaced by a late one, nor by a notebook handed in as another chapter's
-    work, nor an unflagged one by a flagged one."""
+    work, nor an unflagged one by a flagged one (grading the same notebooks again replaces them)."""
     if not old.get("chapter"):        # unreadable before: any notebook of the student replaces it
         return ""
-    if new.get("handed_in_as"):
+    if new.get("handed_in_as") and new.get("handed_in_as") != old.get("handed_in_as"):
         return (f"the new notebook is registered for {new['chapter']} but was handed in as {new['handed_in_as']}'s "
                 "work")
     if new.get("late") and not old.get("late"):

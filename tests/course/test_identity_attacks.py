@@ -236,3 +236,18 @@ def test_the_roster_reads_a_quote_inside_quotes_and_refuses_what_does_not_parse(
         roster.write_text(broken, encoding="utf-8")
         with pytest.raises(ValueError, match=f"line {line}"):
             read_roster(roster)
+
+
+@pytest.mark.parametrize("old, new, kept", [
+    ({}, {"late": True}, True),                                     # on time stored, late new: kept
+    ({"late": True}, {"late": True}, False),                        # late graded again: replaced
+    ({"late": True}, {}, False),                                    # on time replaces late
+    ({}, {"handed_in_as": CH05}, True),                             # another chapter's notebook: kept
+    ({"handed_in_as": CH05}, {"handed_in_as": CH05}, False),        # the same notebook graded again
+    ({}, {"flags": ["made for another student (1002)"]}, True),     # flagged never replaces unflagged
+    ({"chapter": ""}, {"late": True}, False),                       # an unreadable record gives way to anything
+])
+def test_what_may_replace_a_stored_grade(old, new, kept):
+    from dpteach.course.gradebook import refusal
+    base = {"id": "1001", "chapter": CH04, "late": False, "flags": [], "handed_in_as": ""}
+    assert bool(refusal(dict(base, **old), dict(base, **new))) is kept
