@@ -3,8 +3,8 @@
 In ``--out`` (``build/graded/``):
 
 * ``feedback/<id>.json``: every record of a student so far (a run replaces the chapters it grades, so
-  assignments and re-graded work merge without losing a row, and each replacement is logged), and ``feedback/<id>.html``, the page
-  the student reads (:mod:`dpteach.course.pages`);
+  assignments and re-graded work merge without losing a row, each replacement logged), and
+  ``feedback/<id>.html``, the page the student reads (:mod:`dpteach.course.pages`);
 * ``gradebook.csv``: a row per student (with a roster: every student on it, a missing notebook 0 with its
   reason), a column per exercise of the chapters graded so far; ``gradebook-<chapter>.csv``: one
   assignment's;

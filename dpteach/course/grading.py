@@ -276,7 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(error))
     assignment = None
     if args.chapter is not None:
-        assignment = next((c for c in manifest["chapters"] if args.chapter in (c, c[:2])), None)
+        assignment = next((c for c in manifest["chapters"] if args.chapter in (c, c[:2]) or args.chapter.zfill(2) == c[:2]),
+                          None)
         if assignment is None:
             parser.error(f"--chapter must be one of the course's chapters ({', '.join(manifest['chapters'])}), "
                          f"got {args.chapter!r}")

@@ -251,3 +251,13 @@ def test_what_may_replace_a_stored_grade(old, new, kept):
     from dpteach.course.gradebook import refusal
     base = {"id": "1001", "chapter": CH04, "late": False, "flags": [], "handed_in_as": ""}
     assert bool(refusal(dict(base, **old), dict(base, **new))) is kept
+
+
+def test_a_chapter_not_in_the_course_is_refused_naming_the_option(tmp_path, capsys):
+    from submissions import MANIFEST
+    (tmp_path / "course.json").write_text(__import__("json").dumps(MANIFEST), encoding="utf-8")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "ada.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        grading.main(["--course", str(tmp_path / "course.json"), str(tmp_path / "in"), "--chapter", "07"])
+    assert "--chapter must be one of the course's chapters (05_accuracy_census_names), got '07'" in capsys.readouterr().err
