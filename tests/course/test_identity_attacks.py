@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import json
 import re
 import sys
 
@@ -255,7 +256,7 @@ def test_what_may_replace_a_stored_grade(old, new, kept):
 
 def test_a_chapter_not_in_the_course_is_refused_naming_the_option(tmp_path, capsys):
     from submissions import MANIFEST
-    (tmp_path / "course.json").write_text(__import__("json").dumps(MANIFEST), encoding="utf-8")
+    (tmp_path / "course.json").write_text(json.dumps(MANIFEST), encoding="utf-8")
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "ada.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()), encoding="utf-8")
     with pytest.raises(SystemExit):
