@@ -217,7 +217,7 @@ course: $(VENV)/.test-installed
 
 grade: $(VENV)/.test-installed
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/instructor/course.json]"; exit 2; }
-	$(BIN)/python -m dpteach.course grade --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)") $(SUBMISSIONS)
+	$(BIN)/python -m dpteach.course grade --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)") $(if $(filter command line,$(origin CHAPTER)),--chapter "$(CHAPTER)") $(SUBMISSIONS)
 
 gradebook: $(VENV)/.test-installed
 	$(BIN)/python -m dpteach.course gradebook --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)")

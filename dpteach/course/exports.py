@@ -19,6 +19,7 @@ points.
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,13 +31,29 @@ def title(manifest: dict, chapter: str) -> str:
 
 #: What a spreadsheet reads as the start of a formula in a cell (OWASP, "CSV injection").
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
+#: Where a spreadsheet may split a cell into several (``,`` ``;`` or a tab, whichever separator it guesses):
+#: OWASP's rule escapes a formula's start after each, since a spreadsheet opening the file with ``;`` as its
+#: separator makes ``Dave;=1+1;Dunn`` three cells, the second a formula.
+_SEPARATOR = re.compile(r"([,;\t])")
+_NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+
+
+def _piece(text: str) -> str:
+    start = len(text) - len(text.lstrip())
+    if _NUMBER.match(text) or not text[start:].startswith(FORMULA):
+        return text
+    return text[:start] + "'" + text[start:]
 
 
 def safe(value):
-    """A gradebook cell: text that a spreadsheet would run as a formula gets a leading ``'``; numbers as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA):
-        return "'" + value
-    return value
+    """A gradebook cell: in text, each place a spreadsheet would start a formula (``=`` ``+`` ``-`` ``@``, a tab or
+    a carriage return at the cell's start or after a ``,`` ``;`` or tab, spaces allowed between) gets a ``'``
+    before it, so every piece reads as text however the file is split; numbers, and text that is one number
+    (``-2``), as they are."""
+    if not isinstance(value, str):
+        return value
+    cell = "".join(piece if index % 2 else _piece(piece) for index, piece in enumerate(_SEPARATOR.split(value)))
+    return "'" + cell if cell.startswith(("\t", "\r")) else cell
 
 
 def _totals(rows: Sequence[dict]) -> dict[str, float]:

@@ -3,14 +3,16 @@
 In ``--out`` (``build/graded/``):
 
 * ``feedback/<id>.json``: every record of a student so far (a run replaces the chapters it grades, so
-  assignments and re-graded late work merge without losing a row), and ``feedback/<id>.html``, the page
-  the student reads (:mod:`dpteach.course.pages`);
+  assignments and re-graded work merge without losing a row, each replacement logged), and
+  ``feedback/<id>.html``, the page the student reads (:mod:`dpteach.course.pages`);
 * ``gradebook.csv``: a row per student (with a roster: every student on it, a missing notebook 0 with its
   reason), a column per exercise of the chapters graded so far; ``gradebook-<chapter>.csv``: one
   assignment's;
 * ``canvas-<chapter>.csv`` and ``moodle-<chapter>.csv``: the assignment's totals as Canvas's and Moodle's
   gradebook imports read them (:mod:`dpteach.course.exports`);
-* ``report.html``: the class at a glance; ``unmatched.csv``: this run's files that match no student.
+* ``report.html``: the class at a glance; ``unmatched.csv``: this run's files that match no rule or no student;
+  ``replacements.csv``: every stored record a run replaced, or kept because the new one may not replace it
+  (:func:`refusal`: never an on-time grade by a late one or by another chapter's notebook).
 
 Every cell a spreadsheet would run as a formula is escaped. An instructor's changes go in an overrides
 file (``id,chapter,exercise,points,reason``; :func:`read_overrides`), applied whenever the gradebook is
@@ -132,13 +134,77 @@ def _missing(student: str, chapter: str, manifest: dict) -> dict:
             "flags": [], "late": False}
 
 
+#: Every stored record a run replaced, or kept against a newer one, one row each (in ``--out``; runs append).
+CHANGES = "replacements.csv"
+CHANGE_COLUMNS = ["when", "id", "chapter", "what", "why", "before", "before file", "after", "after file"]
+
+
+def refusal(old: dict, new: dict) -> str:
+    """Why ``new`` may not replace ``old``, the same student's stored record of the same chapter ("" when it may):
+    a grade stored on time is never replaced by a late one, nor by a notebook handed in as another chapter's
+    work, nor an unflagged one by a flagged one (grading the same notebooks again replaces them)."""
+    if not old.get("chapter"):        # unreadable before: any notebook of the student replaces it
+        return ""
+    if new.get("handed_in_as") and new.get("handed_in_as") != old.get("handed_in_as"):
+        return (f"the new notebook is registered for {new['chapter']} but was handed in as {new['handed_in_as']}'s "
+                "work")
+    if new.get("late") and not old.get("late"):
+        return "the new notebook is late and the grade stored was on time"
+    if new.get("flags") and not old.get("flags"):
+        return "the new notebook is flagged (" + "; ".join(new["flags"]) + ") and the one stored was not"
+    return ""
+
+
+def _grade(record: dict) -> str:
+    status = "" if record.get("status") == "ok" else f" {record.get('status')}"
+    return f"{record.get('total')}/{record.get('possible')}" + (" late" if record.get("late") else "") + status
+
+
+def _merge(stored: list[dict], new: list[dict], when: str) -> tuple[list[dict], list[list]]:
+    """One student's records after a run: each new record replaces their stored record of its chapter unless
+    :func:`refusal` says why not; every replacement and every refusal as a row of :data:`CHANGE_COLUMNS`."""
+    kept, events = list(stored), []
+    for record in new:        # (two notebooks of one run for one chapter are both kept: the gradebook says so)
+        same = [r for r in kept if r["chapter"] in (record["chapter"], "") and r in stored]
+        refused = [(r, refusal(r, record)) for r in same if refusal(r, record)]
+        for old, why in refused:
+            events.append([when, record["id"], record["chapter"], "kept", "the stored grade stays: " + why,
+                           _grade(old), old.get("file", ""), _grade(record), record.get("file", "")])
+        if refused:
+            continue
+        for old in same:
+            events.append([when, record["id"], record["chapter"] or old["chapter"], "replaced",
+                           "graded again" if old["chapter"] else "the stored notebook was unreadable", _grade(old),
+                           old.get("file", ""), _grade(record), record.get("file", "")])
+        kept = [r for r in kept if r not in same] + [record]
+    return kept, events
+
+
+def _log(path: Path, events: list[list]) -> list[dict]:
+    """Append ``events`` to the log at ``path``; every row it holds, as dicts."""
+    if events:
+        fresh = not path.exists()
+        with open(path, "a", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            if fresh:
+                writer.writerow(CHANGE_COLUMNS)
+            writer.writerows([[safe(cell) for cell in event] for event in events])
+    if not path.exists():
+        return []
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
 def write_results(records: Sequence[dict], manifest: dict, out: str | Path, overrides: dict | None = None) -> Path:
     """Merge this run into ``out`` and write everything (see the module's docstring); the gradebook's path.
 
-    ``records`` of status ``unmatched`` (files that match no student on the roster) go to ``unmatched.csv``
-    and the report, never into a row. ``records`` may be empty: the gradebook is then written again from
-    the stored records (with ``overrides``).
+    ``records`` of status ``unmatched`` (files that match no rule, or no student on the roster) go to
+    ``unmatched.csv`` and the report, never into a row. A record replaces its student's stored record of the
+    same chapter unless :func:`refusal` says why not; each replacement and refusal is appended to
+    ``replacements.csv`` and listed in the report. ``records`` may be empty: the gradebook is then written
+    again from the stored records (with ``overrides``).
     """
+    import datetime
     out = Path(out)
     feedback = out / "feedback"
     feedback.mkdir(parents=True, exist_ok=True)
@@ -149,11 +215,14 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path, over
     new: dict[str, list[dict]] = {}
     for record in matched:
         new.setdefault(record["id"], []).append(record)
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    events = []
     for student, items in new.items():
-        chapters = {r["chapter"] for r in items} | {""}     # an unreadable notebook of before is replaced too
-        every[student] = [r for r in every.get(student, []) if r["chapter"] not in chapters] + items
+        every[student], changed = _merge(every.get(student, []), items, when)
+        events += changed
         (feedback / f"{_file_name(student)}.json").write_text(json.dumps(every[student], indent=1, ensure_ascii=False),
                                                               encoding="utf-8")
+    changes = _log(out / CHANGES, events)
     stored = [r for student in sorted(every) for r in every[student]]
     graded = [c for c in manifest["chapters"] if any(r["chapter"] == c for r in stored)]
     roster = manifest.get("students")
@@ -180,7 +249,7 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path, over
         writer.writerow(["file", "id from its name", "chapter", "reason"])
         for record in unmatched:
             writer.writerow([safe(record["file"]), safe(record["id"]), record["chapter"], safe(record["reason"])])
-    (out / "report.html").write_text(class_report(merged, manifest, unmatched), encoding="utf-8")
+    (out / "report.html").write_text(class_report(merged, manifest, unmatched, changes), encoding="utf-8")
     return gradebook
 
 
@@ -223,14 +292,21 @@ def _write_gradebook(path: Path, records: Sequence[dict], question_columns: list
     return path
 
 
+def printable(text) -> str:
+    """``text`` for a terminal: each character a terminal would act on (an escape code's ESC, a carriage return,
+    a bidirectional override) written as a Python string writes it (``\\x1b``), the rest as it is."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def summary(records: Sequence[dict], seconds: float) -> str:
-    """A short table for the terminal."""
+    """A short table for the terminal, every text from a submission :func:`printable`."""
     width = max([len(r["id"]) for r in records] + [7])
     lines = [f"{'student':<{width}}  {'chapter':<28} {'points':>7}  status  reason", "-" * (width + 60)]
     for r in sorted(records, key=lambda r: r["id"]):
         reason = "; ".join(([r["reason"]] if r["reason"] else []) + list(r.get("flags", [])))
         reason = reason if len(reason) <= 70 else reason[:67] + "..."
-        lines.append(f"{r['id']:<{width}}  {r['chapter'][:28]:<28} {r['total']:>3}/{r['possible']:<3}  {r['status']:<6}  {reason}")
+        lines.append(printable(f"{r['id']:<{width}}  {r['chapter'][:28]:<28} {r['total']:>3}/{r['possible']:<3}  "
+                               f"{r['status']:<6}  {reason}"))
     errors = sum(r["status"] == "error" for r in records)
     unmatched = sum(r["status"] == "unmatched" for r in records)
     flagged = sum(bool(r.get("flags")) for r in records)

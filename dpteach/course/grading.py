@@ -4,18 +4,20 @@
 
     python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... \\
         [--out build/graded] [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048]
-        [--function-timeout 20] [--pattern REGEX] [--overrides FILE] [--unsafe]
+        [--function-timeout 20] [--pattern REGEX] [--chapter NN] [--overrides FILE] [--unsafe]
     python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides FILE]
 
-``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). The student's id is
-the notebook's file name without ``.ipynb`` (``ada.ipynb`` → ``ada``), except when the file keeps the
-chapter's own name (``ada/05_accuracy_census_names.ipynb``, submissions collected one folder per
-student): then it is the name of the folder holding it. An LMS's bulk download is read as it comes
-(Canvas's and Moodle's file names), and ``--pattern`` names students any other way. With a roster,
-that id is matched to a student on it (:mod:`dpteach.course.identity`); a file that matches no one is
-listed, not graded. A notebook's chapter is read from its metadata (``{"dpteach": {"chapter": ...}}``,
-written by the course builder); failing that, from its file name (a chapter's name in it), and failing
-that, the course's only chapter.
+``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). Whose a notebook is comes
+from the entry holding it at the top of the folder named, as the LMS or the instructor wrote it
+(:func:`dpteach.course.manifest.place`): a file named after its student (``ada.ipynb`` → ``ada``), a
+folder per student holding their notebook under any name (``bob/…`` → ``bob``), an LMS's bulk download as
+it comes (Canvas's and Moodle's prefixes), or ``--pattern``; never a name a student chose inside their
+own entry. With a roster, that id is matched to a student on it (:mod:`dpteach.course.identity`); a file
+that matches no rule or no one, and an entry holding no notebook, are listed, not graded. A notebook's
+chapter is read from its registration (``{"dpteach": {"chapter": ...}}``, written by the course builder);
+failing that, ``--chapter``, its file name (a chapter's name in it), or the course's only chapter. One
+registered for another chapter than ``--chapter`` (or its file's name) says is flagged, and its grade
+replaces no stored one (:func:`dpteach.course.gradebook.refusal`).
 
 What happens to one submission:
 
@@ -64,9 +66,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import sandbox
-from .gradebook import columns, summary, write_results
+from .gradebook import columns, printable, summary, write_results
 from .identity import identify
-from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, student_id
+from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, root_of, strays, student_id
 from .running import DEFAULT, Options, Run, execute
 from .submission import grade_exercise, grade_submission
 
@@ -104,12 +106,13 @@ def _warm() -> None:
     import dpteach.exercises  # noqa: F401
 
 
-def _task(path: str, manifest: dict, options: Options, baseline: str | None = None) -> dict:
+def _task(path: str, manifest: dict, options: Options, baseline: str | None = None, root: str | None = None,
+          assignment: str | None = None) -> dict:
     """One submission in a worker, with the package's fingerprint checked before and after."""
     if baseline is not None and fingerprint() != baseline:
         return _lost(Path(path), manifest, options, "not graded: dpteach's files changed during this batch (a notebook "
-                                           "rewrote them); reinstall dpteach and grade again")
-    record = grade_submission(path, manifest, options)
+                                           "rewrote them); reinstall dpteach and grade again", root)
+    record = grade_submission(path, manifest, options, root=root, assignment=assignment)
     if baseline is not None and fingerprint() != baseline:
         record.update(status="error", total=0, reason="tampering: this notebook changed dpteach's own files; "
                                                       "reinstall dpteach and grade again")
@@ -117,11 +120,16 @@ def _task(path: str, manifest: dict, options: Options, baseline: str | None = No
 
 
 def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT, jobs: int | None = None,
-              progress=None, watch_package: bool = True) -> list[dict]:
+              progress=None, watch_package: bool = True, roots: Sequence[str | Path] | None = None,
+              assignment: str | None = None) -> list[dict]:
     """Grade every notebook in ``paths`` with ``jobs`` worker processes; one record each, in ``paths``' order.
 
-    Without a sandbox, ``watch_package`` compares dpteach's :func:`fingerprint` before and after each submission (off
-    only where dpteach's files are edited on purpose meanwhile, as in a working copy under development).
+    ``roots`` are the folders the instructor named (``find_submissions``' arguments): whose a notebook is comes
+    from the entry holding it at the top of its folder (:func:`dpteach.course.manifest.place`); a path in none
+    of them is read as a file the instructor named itself. ``assignment`` is the chapter graded (``--chapter``):
+    a notebook registered for another is flagged. Without a sandbox, ``watch_package`` compares dpteach's
+    :func:`fingerprint` before and after each submission (off only where dpteach's files are edited on purpose
+    meanwhile, as in a working copy under development).
     """
     from concurrent.futures import ProcessPoolExecutor, wait
     if options.isolation == "bubblewrap":
@@ -129,11 +137,17 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT,
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ValueError(f"jobs must be ≥ 1 (got {jobs})")
+    if assignment is not None and assignment not in manifest["chapters"]:
+        raise ValueError(f"assignment must be one of the course's chapters ({', '.join(manifest['chapters'])}), "
+                         f"got {assignment!r}")
+    where = {index: root_of(path, roots) for index, path in enumerate(paths)}
     records: dict[int, dict] = {}
     with ProcessPoolExecutor(max_workers=min(jobs, max(1, len(paths))), mp_context=_context(),
                              initializer=_warm) as pool:
         baseline = fingerprint() if watch_package and options.isolation == "none" else None
-        futures = {pool.submit(_task, str(path), manifest, options, baseline): index for index, path in enumerate(paths)}
+        futures = {pool.submit(_task, str(path), manifest, options, baseline,
+                               None if where[index] is None else str(where[index]), assignment): index
+                   for index, path in enumerate(paths)}
         # Every submission's own limits end it; this is the grader's last guard (a worker lost or stuck).
         guard = options.timeout + 4 * options.function_timeout + 300
         pending = set(futures)
@@ -146,12 +160,14 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT,
                 try:
                     records[index] = future.result()
                 except Exception as error:   # a worker process lost: that submission's row says so
-                    records[index] = _lost(paths[index], manifest, options, f"the grader's worker failed: {error}")
+                    records[index] = _lost(paths[index], manifest, options, f"the grader's worker failed: {error}",
+                                           where[index])
                 if progress:
                     progress(records[index])
         for future in pending:
             future.cancel()
-            records[futures[future]] = _lost(paths[futures[future]], manifest, options, "the grader gave up on this file")
+            records[futures[future]] = _lost(paths[futures[future]], manifest, options, "the grader gave up on this file",
+                                             where[futures[future]])
     return [records[index] for index in range(len(paths))]
 
 
@@ -162,11 +178,20 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _lost(path: Path, manifest: dict, options: Options, reason: str) -> dict:
-    sid, on_roster = identify(Path(path), manifest, options.pattern)
+def _lost(path: Path, manifest: dict, options: Options, reason: str, root: str | Path | None = None) -> dict:
+    sid, on_roster = identify(Path(path), manifest, options.pattern, root=root)
     return {"id": sid, "file": str(path), "chapter": "", "status": "error" if on_roster else "unmatched",
             "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": [],
-            "flags": [], "late": False}
+            "flags": [], "late": False, "handed_in_as": ""}
+
+
+def stray_records(roots: Sequence[str | Path]) -> list[dict]:
+    """A record of status ``unmatched`` for each entry of the folders named that holds no notebook (listed in
+    ``unmatched.csv`` and the report, graded into no row)."""
+    return [{"id": "", "file": str(path), "chapter": "", "status": "unmatched", "questions": [], "total": 0,
+             "possible": 0, "seconds": 0.0, "isolation": "", "cells": [], "flags": [], "late": False, "handed_in_as": "",
+             "reason": "not graded: it holds no notebook (.ipynb); the grader reads only notebooks"}
+            for path in strays(roots)]
 
 
 def load_overrides(path: str | None, course: str | Path, manifest: dict) -> dict:
@@ -222,6 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pattern", default="",
                         help="a regex with a named group `id` that names the student in each file's (or folder's) name, "
                              "as nbgrader's zip_collect; by default Canvas's and Moodle's bulk-download names are read")
+    parser.add_argument("--chapter", default=None,
+                        help="the assignment these notebooks answer (a chapter of the course, as 05 or its name): a "
+                             "notebook registered for another chapter is flagged, and its grade replaces none stored")
     parser.add_argument("--figures", action="store_true",
                         help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
     parser.add_argument("--overrides", default=None,
@@ -246,6 +274,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         overrides = load_overrides(args.overrides, args.course, manifest)
     except ValueError as error:
         parser.error(str(error))
+    assignment = None
+    if args.chapter is not None:
+        assignment = next((c for c in manifest["chapters"] if args.chapter in (c, c[:2]) or args.chapter.zfill(2) == c[:2]),
+                          None)
+        if assignment is None:
+            parser.error(f"--chapter must be one of the course's chapters ({', '.join(manifest['chapters'])}), "
+                         f"got {args.chapter!r}")
     if not paths:
         parser.error("no notebooks found in " + ", ".join(args.submissions))
     options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout,
@@ -254,13 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     try:
         records = grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
-                            progress=lambda r: print(f"  {r['id']}: {r['total']}/{r['possible']} {r['status']}",
-                                                     flush=True))
+                            roots=args.submissions, assignment=assignment,
+                            progress=lambda r: print(printable(f"  {r['id'] or r['file']}: {r['total']}/{r['possible']} "
+                                                               f"{r['status']}"), flush=True))
     except sandbox.SandboxUnavailable as error:
         print(f"not graded: {error}", file=sys.stderr)
         return 3
     took = time.monotonic() - started
-    gradebook = write_results(records, manifest, args.out, overrides)
+    gradebook = write_results(records + stray_records(args.submissions), manifest, args.out, overrides)
     print(summary(records, took))
     print(f"wrote {gradebook} and {Path(args.out) / 'feedback'}/")
     return 0

@@ -1,11 +1,17 @@
 """Whose a submission is, and whether the notebook was made for them.
 
 **Who handed it in** comes from where the file is, never from what it says about itself (a notebook's
-metadata can be copied with the notebook): the file's name, its folder's, an LMS's bulk-download name,
-or ``--pattern`` (:func:`dpteach.course.manifest.student_id`). With a roster, that id is looked up in
+metadata can be copied with the notebook): the name of the entry it was found in at the top of the folder
+the instructor named, as the LMS or the instructor wrote it (an LMS's bulk-download prefix, a folder per
+student, a file per student, or ``--pattern``), never a name a student chose inside their own entry
+(:func:`dpteach.course.manifest.place`). With a roster, that id is looked up in
 it: as a roster id, as an email, and (a Moodle download names students by their full name and a
 participant number of the assignment's own, not their id) as a name that only one student has. A file
-that matches no student is listed, never graded into someone's row.
+that matches no rule or no student is listed, never graded into someone's row.
+
+**Which chapter** is the notebook's registration (``{"dpteach": {"chapter": ...}}``); when the place says
+another (``--chapter``, the assignment graded; else a chapter's name in the file's name), the notebook is
+graded as its registration says and flagged (:func:`chapter_flag`), and its grade replaces none stored.
 
 **Whose numbers it holds.** A roster's notebook records whose it is and a mark of it
 (:func:`dpteach.exercises.variants.tag`, an HMAC under the course's key), and registers its numbers in
@@ -19,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .edition import plain, read_homework_email, read_homework_line
-from .manifest import lms_match, student_id
+from .manifest import place
 from .roster import name_key, name_keys
 
 
@@ -35,9 +41,14 @@ def roster_index(manifest: dict) -> dict[str, dict[str, str]]:
             "name": {key: next(iter(ids)) for key, ids in names.items() if len(ids) == 1}}
 
 
-def identify(path: Path, manifest: dict, pattern: str = "", index: dict | None = None) -> tuple[str, bool]:
-    """(the student's id, whether it is on the roster): without a roster, the file's id and True."""
-    raw = student_id(path, manifest, pattern)
+def identify(path: Path, manifest: dict, pattern: str = "", index: dict | None = None,
+             root: str | Path | None = None) -> tuple[str, bool]:
+    """(the student's id, whether it is on the roster): without a roster, the file's id and True; ("", False)
+    when no rule of :func:`dpteach.course.manifest.place` names the notebook's owner."""
+    found = place(path, manifest, pattern, root)
+    raw = found.id
+    if not raw:
+        return raw, False
     if manifest.get("students") is None:
         return raw, True
     index = index or roster_index(manifest)
@@ -45,12 +56,18 @@ def identify(path: Path, manifest: dict, pattern: str = "", index: dict | None =
         return raw, True
     if raw.lower() in index["email"]:
         return index["email"][raw.lower()], True
-    matched = lms_match(path, pattern)
-    name = matched[1].get("name") if matched else None
-    for key in ([name_key(name)] if name else []) + [name_key(raw)]:
+    for key in ([name_key(found.name)] if found.name else []) + [name_key(raw)]:
         if key and key in index["name"]:
             return index["name"][key], True
     return raw, False
+
+
+def chapter_flag(registered: str, handed_in_as: str, how: str) -> str:
+    """The flag of a notebook registered for one chapter and handed in as another's ("" when they agree)."""
+    if not registered or not handed_in_as or registered == handed_in_as:
+        return ""
+    return (f"its registration says chapter {registered}, but it was handed in as {handed_in_as} ({how}): graded as "
+            f"{registered}, and it replaces no grade stored before")
 
 
 def expected_numbers(manifest: dict, student: str | None, chapter: str) -> dict[str, dict]:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .functions import SandboxedFunction
@@ -159,6 +161,27 @@ def find_submissions(paths: Sequence[str | Path]) -> list[Path]:
     return found
 
 
+def strays(roots: Sequence[str | Path]) -> list[Path]:
+    """What a folder of submissions holds that no rule can grade: each top-level entry holding no notebook
+    (a ``.pdf``, a ``.py``, an empty folder; hidden ones, as ``.DS_Store``, left out), listed so that the
+    instructor sees it."""
+    found = []
+    for root in map(Path, roots):
+        if root.is_dir():
+            found += sorted(entry for entry in root.iterdir() if not entry.name.startswith(".") and not (
+                entry.suffix == ".ipynb" and entry.is_file()) and not (entry.is_dir() and any(entry.rglob("*.ipynb"))))
+    return found
+
+
+def root_of(path: str | Path, roots: Sequence[str | Path] | None) -> Path | None:
+    """The folder among ``roots`` (the folders the instructor named) that ``path`` was found in, the deepest one;
+    None for a file named itself, or found in none of them."""
+    path = Path(os.path.abspath(path))
+    inside = [Path(os.path.abspath(root)) for root in roots or () if Path(root).is_dir()]
+    inside = [root for root in inside if root in path.parents]
+    return max(inside, key=lambda root: len(root.parts)) if inside else None
+
+
 def _chapter_stems(manifest: dict) -> dict[str, str]:
     stems = {}
     for chapter, entry in manifest["chapters"].items():
@@ -167,41 +190,96 @@ def _chapter_stems(manifest: dict) -> dict[str, str]:
     return stems
 
 
+def chapter_named(name: str, manifest: dict) -> str:
+    """The chapter whose name (or its notebook's) ``name`` holds, the longest such; "" when none does."""
+    for stem, chapter in sorted(_chapter_stems(manifest).items(), key=lambda item: -len(item[0])):
+        if stem in name:
+            return chapter
+    return ""
+
+
 #: How LMSs name the files of a bulk download, each with the student's LMS id as the group ``id``.
 #: Canvas: ``doejane_123456_7891011_hw05.ipynb`` (``doejane_LATE_123456_…`` when late; ``-1`` after a
 #: resubmission's name); Moodle: ``Jane Doe_12345_assignsubmission_file_hw05.ipynb``, or a folder of
-#: that name (with nothing after ``file_``) holding the student's file.
+#: that name (with nothing after ``file_``) holding the student's file. What follows the LMS's prefix
+#: (the group ``file``) is the name the student gave the file, and is never read for whose it is.
 LMS_PATTERNS = {
     "Canvas": re.compile(r"^(?P<name>[a-z0-9]+)_(?P<late>LATE_)?(?P<id>\d+)_(?P<submission>\d+)_(?P<file>.+)$"),
     "Moodle": re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_file_(?P<file>.*)$"),
 }
 
 
-def lms_match(path: Path, pattern: str | None = None) -> tuple[str, dict] | None:
-    """(where it came from, the groups) for a file named by ``pattern`` (a regex with a named group ``id``,
-    matched against the file's name, then its folder's) or by an LMS's bulk download; None otherwise."""
-    patterns = [("--pattern", re.compile(pattern))] if pattern else list(LMS_PATTERNS.items())
-    for name in (path.name, path.parent.name):
-        for source, regex in patterns:
-            found = regex.match(name)
-            if found and found.groupdict().get("id"):
-                return source, found.groupdict()
+@dataclass(frozen=True)
+class Place:
+    """Where a submission was found, read for whose it is: the owner's ``id`` ("" when no rule names one),
+    the ``rule`` that named it (or why none did), the LMS's ``name`` for the student, what the LMS's name
+    says about lateness (``late``, "" when nothing), and the chapter its name holds (``chapter``)."""
+
+    id: str
+    rule: str
+    name: str = ""
+    late: str = ""
+    chapter: str = ""
+
+
+def _lms(name: str, pattern: str | None) -> tuple[str, dict] | None:
+    for source, regex in ([("--pattern", re.compile(pattern))] if pattern else list(LMS_PATTERNS.items())):
+        found = regex.match(name)
+        if found and found.groupdict().get("id"):
+            return source, found.groupdict()
     return None
 
 
-def student_id(path: Path, manifest: dict, pattern: str | None = None) -> str:
-    """The id that ``pattern`` or an LMS's file name gives (see :func:`lms_match`); else the file's stem, or its
-    folder's name when the file keeps a chapter's name (one folder per student)."""
-    matched = lms_match(path, pattern)
+def place(path: str | Path, manifest: dict, pattern: str | None = None, root: str | Path | None = None) -> Place:
+    """Whose the notebook at ``path`` is, from the names the LMS or the instructor controls only.
+
+    ``root`` is the folder the instructor named (a class's download); the entry at its top is one student's:
+
+    * a file there is named by ``pattern`` (a regex with a named group ``id``), else by an LMS's prefix
+      (:data:`LMS_PATTERNS`), else by its own name without ``.ipynb`` (``5012.ipynb``; a file keeping a
+      chapter's name there is no one's);
+    * a folder there is named the same way (Moodle's participant folder, or a folder per student named after
+      them), and owns the notebooks directly inside it, whatever they are called: a name a student chose
+      inside their own entry (``5012/5013.ipynb``, a Canvas-like name in one's folder) never names anyone;
+    * a notebook deeper than that matches no rule.
+
+    Without ``root`` (a file the instructor named itself) its folder is read as its entry when the file keeps
+    a chapter's name or the folder is an LMS's, else the file is an entry of its own.
+    """
+    path = Path(path)
+    if root is not None and Path(os.path.abspath(root)) in Path(os.path.abspath(path)).parents:
+        parts = Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).parts
+    elif path.parent.name and (path.stem in _chapter_stems(manifest) or _lms(path.parent.name, pattern)):
+        parts = (path.parent.name, path.name)
+    else:
+        parts = (path.name,)
+    chapter = chapter_named(path.name, manifest)
+    if len(parts) > 2:
+        return Place("", f"it is {len(parts) - 1} folders deep in {root}: a student's notebook lies in the folder "
+                         "named, or in a folder of the student's directly inside it", chapter=chapter)
+    entry = parts[0]
+    matched = _lms(entry, pattern)
     if matched is not None:
-        return matched[1]["id"]
-    return path.parent.name if path.stem in _chapter_stems(manifest) and path.parent.name else path.stem
+        groups = matched[1]
+        late = f"late ({matched[0]} marked it so)" if groups.get("late") else ""
+        return Place(groups["id"], f"{matched[0]}'s name", groups.get("name") or "", late, chapter)
+    if len(parts) == 2:
+        return Place(entry, "its folder's name", chapter=chapter)
+    stem = Path(entry).stem
+    if stem in _chapter_stems(manifest):
+        return Place("", "a chapter's notebook that names no student (name it after its student, or put it in "
+                         "a folder named after them)", chapter=chapter)
+    return Place(stem, "its file's name", chapter=chapter)
 
 
-def lateness(path: Path, pattern: str | None = None) -> str:
-    """What the file's name says about lateness ("" when nothing): Canvas marks a late file ``LATE``."""
-    matched = lms_match(path, pattern)
-    return f"late ({matched[0]} marked it so)" if matched and matched[1].get("late") else ""
+def student_id(path: Path, manifest: dict, pattern: str | None = None, root: str | Path | None = None) -> str:
+    """The id :func:`place` reads ("" when no rule names the notebook's owner)."""
+    return place(path, manifest, pattern, root).id
+
+
+def lateness(path: Path, pattern: str | None = None, root: str | Path | None = None) -> str:
+    """What the LMS's name says about lateness ("" when nothing): Canvas marks a late file ``LATE``."""
+    return place(path, {"chapters": {}}, pattern, root).late
 
 
 def chapter_of(notebook: dict, path: Path, manifest: dict) -> str:
@@ -210,9 +288,9 @@ def chapter_of(notebook: dict, path: Path, manifest: dict) -> str:
     chapter = meta.get("chapter") if isinstance(meta, dict) else None
     if chapter in manifest["chapters"]:
         return chapter
-    for stem, name in sorted(_chapter_stems(manifest).items(), key=lambda item: -len(item[0])):
-        if stem in path.name:
-            return name
+    named = chapter_named(path.name, manifest)
+    if named:
+        return named
     if len(manifest["chapters"]) == 1:
         return next(iter(manifest["chapters"]))
     raise GradingError(f"cannot tell which chapter this is (metadata dpteach.chapter is {chapter!r}, "

@@ -83,10 +83,12 @@ def _gist(message: str) -> str:
     return re.sub(r"−?-?\d[\d.,·⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*", "…", message).strip()[:200]
 
 
-def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[dict] = ()) -> str:
+def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[dict] = (),
+                 changes: Sequence[dict] = ()) -> str:
     """A page for the instructor: per exercise, how many got it right, and the most common named mistakes
     with their counts (what to teach again), with a bar per exercise (inline SVG: no script, no network);
-    then the notebooks flagged, those not graded and the files that matched no student."""
+    then the notebooks flagged, those not graded, the files that matched no rule or no student, and every
+    stored grade a run replaced or kept (``changes``: the rows of ``replacements.csv``)."""
     body = []
     for chapter, entry in manifest["chapters"].items():
         graded = [r for r in records if r.get("chapter") == chapter and r.get("status") != "missing"]
@@ -127,4 +129,14 @@ def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[di
     if unmatched:
         body.append(f"<h2>Files that match no student on the roster: {len(unmatched)}</h2><ul>" + "".join(
             f"<li><code>{escape(r['file'])}</code>: {escape(r['reason'])}</li>" for r in unmatched) + "</ul>")
+    if changes:
+        replaced = sum(c.get("what") == "replaced" for c in changes)
+        body.append(f"<h2>Stored grades replaced: {replaced}; kept against a newer notebook: {len(changes) - replaced}"
+                    "</h2><table><tr class=\"head\"><th>when</th><th>student, chapter</th><th>what</th>"
+                    "<th>before</th><th>after</th></tr>" + "".join(
+                        f"<tr><td>{escape(c.get('when', ''))}</td><td>{escape(c.get('id', ''))}, "
+                        f"{escape(c.get('chapter', ''))}</td><td>{escape(c.get('what', ''))}: {escape(c.get('why', ''))}"
+                        f"</td><td>{escape(c.get('before', ''))} <code>{escape(c.get('before file', ''))}</code></td>"
+                        f"<td>{escape(c.get('after', ''))} <code>{escape(c.get('after file', ''))}</code></td></tr>"
+                        for c in changes) + "</table>")
     return _PAGE.format(title="The class: what was right, what to teach again", body="\n".join(body))

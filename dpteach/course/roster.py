@@ -14,12 +14,15 @@ section      ``section`` (optional)
 ===========  =====================================================================================
 
 Only the id is required. Canvas's "Points Possible" row and blank rows are skipped; two rows with the
-same id, or a row without one, are refused (:class:`ValueError` naming the row).
+same id, or a row without one, are refused (:class:`ValueError` naming the row). The file is read by the
+csv module (a quote inside a quoted field is written ``""``; a field may hold line breaks), with the
+separator its header uses (``,``, ``;`` or a tab); a row that does not parse is refused, naming its line.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import re
 import unicodedata
 from dataclasses import asdict, dataclass
@@ -82,11 +85,18 @@ def read_roster(path: str | Path) -> list[Student]:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"roster {path} cannot be read as a UTF-8 CSV file: {error}") from None
-    try:
-        dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t")
+    try:      # only the separator is guessed, from the header; quoting is the csv module's own ("" inside quotes)
+        delimiter = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel
-    rows = list(csv.reader(text.splitlines(), dialect))
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    rows = []
+    try:
+        for row in reader:
+            rows.append(row)
+    except csv.Error as error:
+        raise ValueError(f"roster {path}, line {reader.line_num}: not a CSV row ({error}); quote a field holding "
+                         f'the separator, and write a quote inside quotes as ""') from None
     if not rows:
         raise ValueError(f"roster {path} is empty: it needs a header row and a row per student")
     header = [_norm(h) for h in rows[0]]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from . import sandbox
 from .functions import SandboxedFunction
-from .identity import flags, identify
-from .manifest import chapter_of, checker, forbidden_names, lateness, params_for, parts, points
+from .identity import chapter_flag, flags, identify
+from .manifest import chapter_of, checker, forbidden_names, params_for, parts, place, points
 from .manifest import possible as chapter_possible
 from .reading import GradingError, allowed_helpers, function_source, library_route, out_of_bounds, read_notebook, tampering
 from .running import DEFAULT, Options, execute
@@ -93,34 +93,46 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
     return result
 
 
-def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAULT, student: str | None = None) -> dict:
+def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAULT, student: str | None = None,
+                     root: str | Path | None = None, assignment: str | None = None) -> dict:
     """Grade one notebook; never raises for anything the submission does.
 
-    The student is ``student`` when the caller knows it (Gradescope's metadata), else read from the file's
-    name (:func:`dpteach.course.identity.identify`): with a roster, a file that matches no student on it is
-    not run, and its record has status ``unmatched`` and says what the file's name gave.
+    The student is ``student`` when the caller knows it (Gradescope's metadata), else read from where the file
+    was found in ``root``, the folder the instructor named (:func:`dpteach.course.identity.identify`): a file that
+    matches no rule, or (with a roster) no student on it, is not run, and its record has status ``unmatched``
+    and says why. The chapter is the notebook's registration; ``assignment`` is the chapter the instructor
+    grades (``--chapter``): a notebook registered for another is graded as its own chapter and flagged.
     """
     path = Path(path)
     started = time.monotonic()
-    sid, on_roster = (student, True) if student is not None else identify(path, manifest, options.pattern)
-    late = lateness(path, options.pattern)
+    found = place(path, manifest, options.pattern, root)
+    sid, on_roster = (student, True) if student is not None else identify(path, manifest, options.pattern, root=root)
+    late = found.late if student is None else ""
     record = {"id": sid, "file": str(path), "chapter": "", "status": "ok", "reason": "", "questions": [], "total": 0,
-              "possible": 0, "isolation": options.isolation, "cells": [], "flags": [], "late": bool(late)}
+              "possible": 0, "isolation": options.isolation, "cells": [], "flags": [], "late": bool(late),
+              "handed_in_as": ""}
     try:
         notebook = read_notebook(path)
-        record["chapter"] = chapter = chapter_of(notebook, path, manifest)
+        meta = notebook.get("metadata", {}).get("dpteach", {})
+        registered = meta.get("chapter") if isinstance(meta, dict) else None
+        registered = registered if registered in manifest["chapters"] else ""
+        record["chapter"] = chapter = registered or assignment or chapter_of(notebook, path, manifest)
         record["possible"] = chapter_possible(manifest, chapter)
         if not on_roster:
-            made_for = notebook.get("metadata", {}).get("dpteach", {})
-            made_for = made_for.get("student") if isinstance(made_for, dict) else None
+            made_for = meta.get("student") if isinstance(meta, dict) else None
+            whose = (f" (the notebook says it was made for {made_for!r})" if isinstance(made_for, str) and made_for
+                     else "")
             record.update(status="unmatched", isolation="", reason=(
-                f"not graded: {sid!r} (from the file's name) is on no row of the roster; rename the file after its "
-                f"student's id and grade it again" + (f" (the notebook says it was made for {made_for!r})"
-                                                      if isinstance(made_for, str) and made_for else "")),
+                f"not graded: {sid!r} (from {found.rule}) is on no row of the roster; rename the file after its "
+                f"student's id and grade it again" + whose) if sid else (
+                f"not graded: no rule names whose it is: {found.rule}" + whose),
                           seconds=round(time.monotonic() - started, 2))
             return record
+        handed_in_as = (assignment, "the assignment graded") if assignment else (found.chapter, "its file's name")
+        mismatch = chapter_flag(registered, *handed_in_as) if student is None else ""
         exercises = manifest["chapters"][chapter].get("exercises", [])
-        record["flags"] = flags(notebook, sid, manifest, chapter)
+        record["flags"] = flags(notebook, sid, manifest, chapter) + ([mismatch] if mismatch else [])
+        record["handed_in_as"] = handed_in_as[0] if mismatch else ""
         notes = tampering(notebook)
         run = execute(notebook, [e["answer"] for e in exercises if e["kind"] != "function"], options)
         record["cells"] = [{"cell": number, "error": error} for number, error in run.errors]
@@ -136,7 +148,7 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAUL
         record.update(status="error", reason=str(error), total=0)
         if not record["chapter"]:     # unreadable: its chapter from the file name, so its points still count as possible
             try:
-                record["chapter"] = chapter_of({}, path, manifest)
+                record["chapter"] = assignment or chapter_of({}, path, manifest)
                 record["possible"] = chapter_possible(manifest, record["chapter"])
             except GradingError:
                 pass
@@ -145,6 +157,7 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAUL
     except Exception as error:   # the grader's own failure on this file: still a row, never the batch's end
         record.update(status="error", reason=f"the grader failed on this file: {type(error).__name__}: {error}", total=0)
     if not on_roster and record["status"] == "error":     # an unreadable file of no one on the roster: listed, no row
-        record.update(status="unmatched", reason=f"{sid!r} is on no row of the roster; and {record['reason']}")
+        whose = f"{sid!r} is on no row of the roster" if sid else f"no rule names whose it is: {found.rule}"
+        record.update(status="unmatched", reason=f"{whose}; and {record['reason']}")
     record["seconds"] = round(time.monotonic() - started, 2)
     return record

@@ -60,6 +60,9 @@ def graded_as_nobody():
                      submission(folder, "classmate_attack", RIGHT, extra=[_classmate(paths)]),
                      submission(folder, "steal", RIGHT, extra=_steal(paths)),
                      submission(folder, "honest", RIGHT), submission(folder, "classmate", RIGHT)]
+        (folder / "steal").mkdir()      # a blank notebook named after the classmate, in the attacker's own folder
+        submitted.append(submission(folder / "steal", "classmate"))
+        (folder / "steal").chmod(0o755)
         for path in submitted:
             path.chmod(0o644)
         classmate = paths["classmate"].read_bytes()
