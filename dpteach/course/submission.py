@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..exercises._cells import OVERWRITTEN, overwritten_in
 from . import sandbox
 from .functions import SandboxedFunction
 from .identity import chapter_flag, flags, identify
@@ -71,6 +72,9 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
     if source is None:
         correct, message = _verdict(function, None, params)
         result.update(correct=correct, message=message, strict="")
+        return result
+    if overwritten_in(source, exercise["answer"]):     # the def, then the chapter's `name = ...` below it
+        result.update(correct=False, strict="", message=OVERWRITTEN.format(name=exercise["answer"]))
         return result
     if bounds is not None:
         result.update(correct=False, strict="", message=(

@@ -454,3 +454,14 @@ def test_a_helper_the_exercise_allows_keeps_the_hand_point_and_nothing_else_of_d
         assert library_route(f"def my_l1_sensitivity(f, universe, max_size):\n{other}", ("l1_sensitivity",), {},
                              allowed) is not None, other
     assert allowed_helpers(EXERCISES["check_my_laplace_mechanism"].render()) == ()
+
+
+def test_a_def_overwritten_by_the_placeholder_below_it_is_named_by_the_grader(tmp_path):
+    """The student's ``def`` above the chapter's untouched ``name = ...`` line: the grader says so (as the checker
+    in the notebook does), instead of grading ``...``."""
+    needs_sandbox()
+    path = submission(tmp_path, "overwritten", {"my_accuracy_bound": RIGHT_FUNCTION + "\nmy_accuracy_bound = ...\n"})
+    record = grading.grade_submission(path, MANIFEST, OPTIONS)
+    question = next(q for q in record["questions"] if q["answer"] == "my_accuracy_bound")
+    assert question["points"] == 0 and "below it" in question["message"] and "delete that line" in question["message"]
+    assert question["message"] == ex._cells.OVERWRITTEN.format(name="my_accuracy_bound")

@@ -28,7 +28,7 @@ import sys
 
 import nbformat
 import pytest
-from helpers import ROOT
+from helpers import ROOT, needs_sandbox
 from submissions import roster_answers
 
 from dpteach.course import assign, grading
@@ -111,6 +111,7 @@ def _rows(path):
 
 @pytest.fixture(scope="module")
 def term(tmp_path_factory):
+    needs_sandbox()
     top = tmp_path_factory.mktemp("identity")
     (top / "roster.csv").write_text(ROSTER, encoding="utf-8")
     course = assign.build_course(Project(ROOT), top / "course", seed="identity-test-key", chapters=["04", "05"],
