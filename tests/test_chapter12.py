@@ -1,5 +1,5 @@
 """Chapter 12: the weekly release with OpenDP, its numbers held to the workbook's planner like with like, the law
-of OpenDP's noise, and the chapter's exercise (check_weekly_scale).
+of OpenDP's noise, and the chapter's exercises (check_weekly_scale, check_weekly_rho).
 
 OpenDP cannot be seeded: the distribution tests are random, each with its false-positive rate stated (the chance
 that a correct sampler fails it), and each is paired with a broken twin (half the noise) it must refute.
@@ -173,13 +173,46 @@ def test_the_checker_names_each_known_mistake():
     assert "Δf = c" in check(weeks / total).message
 
 
-def test_no_cell_of_the_chapter_prints_the_exercises_answer():
-    """The answer at the chapter's numbers (78) is in no output and no prose outside the exercise's own cells."""
+RHO = EXERCISES["check_weekly_rho"]
+
+
+@pytest.mark.parametrize("params", [{}, *RHO.variants()], ids=str)
+def test_the_rho_checker_expects_what_opendps_accountant_reports(params):
+    """At the chapter's numbers and every homework combination: ρ = k·(c/b)²/2 by hand, and OpenDP's composition of
+    k weeks of Laplace noise, each converted to zCDP, read at d_in = c."""
+    values = {**RHO.defaults, **params}
+    expected = RHO.expected(**params)
+    weeks, cap, scale = values["weeks"], values["cap"], values["scale"]
+    assert math.isclose(expected, weeks * (cap / scale) ** 2 / 2, rel_tol=1e-12)
+    year = odp.c.make_composition([odp.c.make_pureDP_to_zCDP(_weekly(scale))] * weeks)
+    assert math.isclose(year.map(cap), expected, rel_tol=1e-12)
+
+
+def test_the_rho_checker_accepts_the_answer_and_names_each_known_mistake():
+    check = dp.exercises.check_weekly_rho
+    weeks, cap, scale = 52, 2, 20.0
+    right = weeks * (cap / scale) ** 2 / 2
+    assert check(right).correct is True and check(float(f"{right:.3g}")).correct is True
+    assert check(right * 1.05).correct is False and check(...).correct is None
+    wrong = {"one release for all of them": (cap / scale) ** 2 / 2,
+             "Δf = 1 where one person moves more": weeks / scale ** 2 / 2,
+             "Δf/ε upside down": weeks * (scale / cap) ** 2 / 2,
+             "a looser accounting than asked": (weeks * cap / scale) ** 2 / 2}
+    assert {m.name for m in RHO.mistakes()} == set(wrong)
+    for name, value in wrong.items():
+        assert name in MISTAKES
+        verdict = check(value)
+        assert verdict.correct is False and "is not it:" in verdict.message, (name, verdict)
+
+
+@pytest.mark.parametrize("spec", [SPEC, RHO], ids=lambda s: s.name)
+def test_no_cell_of_the_chapter_prints_an_exercises_answer(spec):
+    """The answer at the chapter's numbers is in no output and no prose outside the exercise's own cells."""
     nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
-    answer = f"{SPEC.expected():.3g}"
+    answer = f"{spec.expected():.3g}"
     for index, cell in enumerate(nb["cells"]):
         text = "".join(cell["source"])
-        if "check_weekly_scale" in text or "Exercise 1" in text or "answer_weekly_scale" in text:
+        if "check_weekly" in text or "**Exercise" in text or "answer_" in text:
             continue
         outputs = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
                           for o in cell.get("outputs", []))

@@ -3,7 +3,8 @@
 A library such as OpenDP takes the noise's **scale**, not an ε: its privacy map then says what ε the
 measurement spends for a given contribution bound. The exercise runs the plan backwards, as a release
 does: from a total budget, the number of releases and the contribution bound to the scale each release is
-given. Basic composition (Dwork & Roth 2014, Theorem 3.16) shares the total evenly, ε = total/k per
+given; and it reads OpenDP's zCDP account of the same weeks, an ε-DP release being (ε²/2)-zCDP (Bun & Steinke 2016,
+Proposition 1.4) and ρ's adding up (their Lemma 1.7). Basic composition (Dwork & Roth 2014, Theorem 3.16) shares the total evenly, ε = total/k per
 release, and the Laplace mechanism on a count that one person moves by at most c needs b = c/ε
 (Definition 3.3 with Δf = c), so b = c·k/total.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from ._base import Feedback, Mistake, compare, exercise
 
-__all__ = ["check_weekly_scale"]
+__all__ = ["check_weekly_scale", "check_weekly_rho"]
 
 #: The homework's weeks, contribution bounds and totals: 4 × 4 × 5 = 80 combinations, none of them the
 #: chapter's (52 weeks, c = 3, a total of 2) and, at three significant figures, more than 40 answers.
@@ -47,3 +48,39 @@ def check_weekly_scale(answer, weeks: int = 52, cap: int = 3, total: float = 2.0
                    f"measurement at d_in = {cap} gives the week's ε back.",
                    "Share the total over the weeks (basic composition adds ε's), then calibrate Laplace noise to the "
                    "contribution bound: b = Δf/ε.", figures=3, mistakes=mistakes)
+
+
+#: Exercise 2's homework: 4 × 3 × 5 = 60 combinations, none of them the chapter's (52 weeks, c = 2, scale 20).
+_RHO_WEEKS = (26, 30, 40, 48)
+_RHO_CAPS = (1, 3, 4)
+_RHO_SCALES = (10.0, 15.0, 25.0, 30.0, 40.0)
+
+
+@exercise(prompt="OpenDP accounts a weekly Laplace count in zero-concentrated DP: an ε-DP week is (ε²/2)-zCDP, and "
+                 "the weeks' ρ's add up. A count to which each user adds at most {cap} records gets Laplace noise of "
+                 "scale {scale:g} every week for {weeks} weeks. What total ρ does OpenDP's accountant report? Give 3 "
+                 "significant figures.",
+          homework={"weeks": _RHO_WEEKS, "cap": _RHO_CAPS, "scale": _RHO_SCALES}, figures=3,
+          title="OpenDP's zCDP total")
+def check_weekly_rho(answer, weeks: int = 52, cap: int = 2, scale: float = 20.0) -> Feedback:
+    """Ch. 12, exercise 2: ρ of k weekly Laplace counts in zCDP, each ε = c/b and (ε²/2)-zCDP: ρ = k·(c/b)²/2
+    (Bun & Steinke 2016, Proposition 1.4 and Lemma 1.7)."""
+    per_week = cap / scale
+    expected = weeks * per_week ** 2 / 2
+    mistakes = [
+        Mistake(per_week ** 2 / 2, "that is one week's ρ. The accountant adds the weeks' ρ's.",
+                name="one release for all of them"),
+        Mistake(weeks / scale ** 2 / 2, "that is the ρ for a contribution bound of 1. A user who adds up to c "
+                                        "records moves the count by c, and each week's ε is c/b.",
+                name="Δf = 1 where one person moves more"),
+        Mistake(weeks * (scale / cap) ** 2 / 2, "that squares b/Δf. Each week's ε is Δf/b.",
+                name="Δf/ε upside down"),
+        Mistake((weeks * per_week) ** 2 / 2, "that composes the weeks in pure DP first (kε) and converts the total: "
+                                             "a valid ρ, but a looser one. Convert each week, then add the ρ's.",
+                name="a looser accounting than asked"),
+    ]
+    return compare(answer, expected,
+                   f"each week is ε = c/b = {cap}/{scale:g} = {per_week:.4g}, so (ε²/2)-zCDP with ρ = "
+                   f"{per_week ** 2 / 2:.4g}; {weeks} weeks add up to ρ = {expected:.4g}.",
+                   "Find each week's ε from the scale and the contribution bound, convert it to ρ = ε²/2, and add the "
+                   "weeks' ρ's.", figures=3, mistakes=mistakes)
