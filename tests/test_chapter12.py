@@ -123,8 +123,8 @@ def test_opendps_weekly_noise_follows_the_discrete_laplace_law():
 
 
 def test_the_chapters_release_counts_the_active_users():
-    """The measurement the chapter runs on a week's ids: its output is near the number of ids (|noise| ≤ 30 scales
-    fails with probability about e^(−30)), not near anything else."""
+    """A week's measurement built as the chapter builds it, run on a week's ids as the chapter runs it: its output is
+    near the number of ids, not the number of users (|noise| > 30 scales has probability e^(−30))."""
     plan = dp.plan_budget(10_000, 40, 50)
     weekly = _weekly(1 / plan.per_release)
     ids = list(range(0, 10_000, 3))
