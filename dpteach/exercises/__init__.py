@@ -75,6 +75,7 @@ from .noise import (
     check_discrete_laplace_variance,
 )
 from .reconstruction import check_reconstruction_noise
+from .release import check_weekly_rho, check_weekly_scale
 from .selection import (
     check_above_threshold_alpha,
     check_exponential_probability,
@@ -143,6 +144,8 @@ __all__ = [
     "check_gdp_composed_beta",
     "check_laplace_best_beta",
     "check_reconstruction_noise",
+    "check_weekly_scale",
+    "check_weekly_rho",
     "check_unnoised_threshold_ratio",
     "MISTAKES",
     "CLAIMS",

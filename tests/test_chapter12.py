@@ -1,0 +1,219 @@
+"""Chapter 12: the weekly release with OpenDP, its numbers held to the workbook's planner like with like, the law
+of OpenDP's noise, and the chapter's exercises (check_weekly_scale, check_weekly_rho).
+
+OpenDP cannot be seeded: the distribution tests are random, each with its false-positive rate stated (the chance
+that a correct sampler fails it), and each is paired with a broken twin (half the noise) it must refute.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import opendp.prelude as odp
+import pytest
+from helpers import ROOT
+from scipy import stats
+
+import dpteach as dp
+from dpteach.exercises import EXERCISES, MISTAKES
+
+odp.enable_features("contrib")
+
+#: the chapter's plan (40 weekly counts of 10,000 users, each ±50 at 95%) and others around it
+PLANS = [(10_000, 40, 50), (10_000, 52, 20), (1_000_000, 100, 10), (1_000, 5, 5)]
+USERS = odp.vector_domain(odp.atom_domain(T=int)), odp.symmetric_distance()
+NOTEBOOK = ROOT / "notebooks" / "12_to_a_real_release.ipynb"
+
+
+def _weekly(scale: float, gaussian: bool = False):
+    noise = odp.m.then_gaussian(scale=scale) if gaussian else odp.m.then_laplace(scale=scale)
+    return odp.t.make_count(*USERS) >> noise
+
+
+@pytest.mark.parametrize("people, weeks, accuracy", PLANS)
+def test_opendp_basic_composition_is_the_planners_k_epsilon(people, weeks, accuracy):
+    """OpenDP's composition of k weekly Laplace counts spends the planner's kε: to 1e-12 relative, and never less
+    (OpenDP rounds its maps upwards)."""
+    plan = dp.plan_budget(people, weeks, accuracy)
+    weekly = _weekly(1 / plan.per_release)
+    total = odp.c.make_composition([weekly] * weeks).map(1)
+    assert math.isclose(total, plan.basic, rel_tol=1e-12)
+    assert total >= plan.basic * (1 - 1e-15)
+    assert math.isclose(weekly.map(1), plan.per_release, rel_tol=1e-12) and weekly.map(1) >= plan.per_release
+
+
+@pytest.mark.parametrize("people, weeks, accuracy", PLANS)
+def test_opendp_zcdp_totals_are_dpteachs_conversion_and_looser_than_the_exact_ones(people, weeks, accuracy):
+    """Gaussian noise of the planner's σ: OpenDP's total ρ is k/(2σ²) and its ε at δ is dpteach's zcdp_to_dp at
+    that ρ (1e-9 relative), at least the planner's exact (GDP) total. Laplace noise through zCDP (ε²/2 a week):
+    between the planner's exact total and its basic one."""
+    plan = dp.plan_budget(people, weeks, accuracy)
+    gauss = odp.c.make_composition([_weekly(plan.gaussian_std, gaussian=True)] * weeks)
+    rho = gauss.map(1)
+    assert math.isclose(rho, weeks / (2 * plan.gaussian_std ** 2), rel_tol=1e-12)
+    theirs = odp.c.make_zCDP_to_approxDP(gauss).map(1).epsilon(plan.delta)
+    assert math.isclose(theirs, dp.zcdp_to_dp(rho, plan.delta), rel_tol=1e-9)
+    assert theirs >= plan.gaussian
+
+    laplace = odp.c.make_composition([odp.c.make_pureDP_to_zCDP(_weekly(1 / plan.per_release))] * weeks)
+    rho_laplace = laplace.map(1)
+    assert math.isclose(rho_laplace, weeks * plan.per_release ** 2 / 2, rel_tol=1e-12)
+    looser = odp.c.make_zCDP_to_approxDP(laplace).map(1).epsilon(plan.delta)
+    assert math.isclose(looser, dp.zcdp_to_dp(rho_laplace, plan.delta), rel_tol=1e-9)
+    assert plan.exact <= looser
+
+
+def test_the_chapters_plan_orders_its_totals_as_the_chapter_says():
+    """The chapter's 40 weeks: exact < OpenDP through zCDP < basic, for Laplace noise."""
+    plan = dp.plan_budget(10_000, 40, 50)
+    laplace = odp.c.make_composition([odp.c.make_pureDP_to_zCDP(_weekly(1 / plan.per_release))] * 40)
+    looser = odp.c.make_zCDP_to_approxDP(laplace).map(1).epsilon(plan.delta)
+    assert plan.exact < looser < plan.basic
+
+
+def test_a_float_sums_sensitivity_exceeds_its_clipping_bound_as_the_chapter_prints():
+    """Casacuberta et al. 2022: OpenDP's map of a sum of values clipped to [0, 10] exceeds 10, more for more
+    records, far more for term-by-term summation than pairwise."""
+    previous = {"Sequential": 10.0, "Pairwise": 10.0}
+    for n in (10_000, 1_000_000, 100_000_000):
+        sens = {order: odp.t.make_bounded_float_checked_sum(n, (0.0, 10.0), S=f"{order}<f64>").map(1)
+                for order in previous}
+        assert all(sens[o] > previous[o] for o in previous)
+        assert sens["Sequential"] > sens["Pairwise"]
+        previous = sens
+    assert previous["Sequential"] > 2 * 10.0
+
+
+def _discrete_laplace_chi2(samples: np.ndarray, scale: float) -> float:
+    """The p-value of a χ² test of integer samples against the discrete Laplace law with this scale
+    (Pr[Z = z] = (1 − α)/(1 + α)·α^|z|, α = e^(−1/scale)), in bins of width ⌈scale/2⌉ out to ±5·scale and two tails."""
+    a = math.exp(-1 / scale)
+    width = math.ceil(scale / 2)
+    edges = np.arange(-5 * scale // width * width, 5 * scale // width * width + width + 1, width).astype(int)
+
+    def cdf(z):                              # Pr[Z ≤ z] for integer z
+        return np.where(z < 0, a ** (-z) / (1 + a), 1 - a ** (z + 1) / (1 + a))
+
+    upper = np.concatenate([edges[1:] - 1, [np.inf]])
+    lower = np.concatenate([[-np.inf], edges[1:]])
+    probs = np.array([(cdf(hi) if np.isfinite(hi) else 1.0) - (cdf(lo - 1) if np.isfinite(lo) else 0.0)
+                      for lo, hi in zip(lower, upper)])
+    observed = np.array([np.count_nonzero((samples >= lo) & (samples <= hi)) for lo, hi in zip(lower, upper)])
+    return stats.chisquare(observed, probs * len(samples)).pvalue
+
+
+#: a correct sampler fails the χ² test with probability 10⁻⁶ (the test's false-positive rate)
+ALPHA = 1e-6
+
+
+def test_opendps_weekly_noise_follows_the_discrete_laplace_law():
+    """20,000 of OpenDP's noisy counts at the chapter's scale, against the discrete Laplace law: fails a correct
+    sampler with probability ALPHA = 10⁻⁶. Its broken twin (half the scale) must be refuted at the same level: the
+    power is 1 to many decimals at this sample size (the χ² statistic's mean grows with n times the divergence)."""
+    plan = dp.plan_budget(10_000, 40, 50)
+    scale = 1 / plan.per_release
+    n = 20_000
+    noise = odp.m.make_laplace(odp.vector_domain(odp.atom_domain(T=int)), odp.l1_distance(T=int), scale=scale)
+    samples = np.asarray(noise([0] * n))
+    assert _discrete_laplace_chi2(samples, scale) > ALPHA
+    half = odp.m.make_laplace(odp.vector_domain(odp.atom_domain(T=int)), odp.l1_distance(T=int), scale=scale / 2)
+    assert _discrete_laplace_chi2(np.asarray(half([0] * n)), scale) < ALPHA
+
+
+def test_the_chapters_release_counts_the_active_users():
+    """A week's measurement built as the chapter builds it, run on a week's ids as the chapter runs it: its output is
+    near the number of ids, not the number of users (|noise| > 30 scales has probability e^(−30))."""
+    plan = dp.plan_budget(10_000, 40, 50)
+    weekly = _weekly(1 / plan.per_release)
+    ids = list(range(0, 10_000, 3))
+    assert abs(weekly(ids) - len(ids)) <= 30 / plan.per_release
+
+
+# -- the exercise ------------------------------------------------------------------------------------------------
+
+SPEC = EXERCISES["check_weekly_scale"]
+
+
+def _by_hand(weeks, cap, total):
+    return cap * weeks / total
+
+
+@pytest.mark.parametrize("params", [{}, *SPEC.variants()], ids=str)
+def test_the_checker_expects_the_scale_that_opendp_maps_back_to_the_total(params):
+    """At the chapter's numbers and every homework combination: the expected scale is c·k/total, and OpenDP's
+    composition of k weeks at that scale, read at d_in = c, spends the total."""
+    values = {**SPEC.defaults, **params}
+    expected = SPEC.expected(**params)
+    assert math.isclose(expected, _by_hand(**values), rel_tol=1e-12)
+    year = odp.c.make_composition([_weekly(expected)] * values["weeks"])
+    assert math.isclose(year.map(values["cap"]), values["total"], rel_tol=1e-12)
+
+
+def test_the_checker_accepts_the_answer_and_refuses_others():
+    check = dp.exercises.check_weekly_scale
+    right = _by_hand(52, 3, 2.0)
+    assert check(right).correct is True
+    assert check(float(f"{right:.3g}")).correct is True
+    assert check(right * 1.05).correct is False
+    assert check(...).correct is None
+
+
+def test_the_checker_names_each_known_mistake():
+    check = dp.exercises.check_weekly_scale
+    weeks, cap, total = 52, 3, 2.0
+    wrong = {"the budget not shared": cap / total, "Δf = 1 where one person moves more": weeks / total,
+             "Δf/ε upside down": total / (weeks * cap), "a scale for ε, or ε for a scale": total / weeks}
+    assert {m.name for m in SPEC.mistakes()} == set(wrong)
+    for name, value in wrong.items():
+        assert name in MISTAKES
+        verdict = check(value)
+        assert verdict.correct is False and "is not it:" in verdict.message, (name, verdict)
+    assert "Δf = c" in check(weeks / total).message
+
+
+RHO = EXERCISES["check_weekly_rho"]
+
+
+@pytest.mark.parametrize("params", [{}, *RHO.variants()], ids=str)
+def test_the_rho_checker_expects_what_opendps_accountant_reports(params):
+    """At the chapter's numbers and every homework combination: ρ = k·(c/b)²/2 by hand, and OpenDP's composition of
+    k weeks of Laplace noise, each converted to zCDP, read at d_in = c."""
+    values = {**RHO.defaults, **params}
+    expected = RHO.expected(**params)
+    weeks, cap, scale = values["weeks"], values["cap"], values["scale"]
+    assert math.isclose(expected, weeks * (cap / scale) ** 2 / 2, rel_tol=1e-12)
+    year = odp.c.make_composition([odp.c.make_pureDP_to_zCDP(_weekly(scale))] * weeks)
+    assert math.isclose(year.map(cap), expected, rel_tol=1e-12)
+
+
+def test_the_rho_checker_accepts_the_answer_and_names_each_known_mistake():
+    check = dp.exercises.check_weekly_rho
+    weeks, cap, scale = 52, 2, 20.0
+    right = weeks * (cap / scale) ** 2 / 2
+    assert check(right).correct is True and check(float(f"{right:.3g}")).correct is True
+    assert check(right * 1.05).correct is False and check(...).correct is None
+    wrong = {"one release for all of them": (cap / scale) ** 2 / 2,
+             "Δf = 1 where one person moves more": weeks / scale ** 2 / 2,
+             "Δf/ε upside down": weeks * (scale / cap) ** 2 / 2,
+             "a looser accounting than asked": (weeks * cap / scale) ** 2 / 2}
+    assert {m.name for m in RHO.mistakes()} == set(wrong)
+    for name, value in wrong.items():
+        assert name in MISTAKES
+        verdict = check(value)
+        assert verdict.correct is False and "is not it:" in verdict.message, (name, verdict)
+
+
+@pytest.mark.parametrize("spec", [SPEC, RHO], ids=lambda s: s.name)
+def test_no_cell_of_the_chapter_prints_an_exercises_answer(spec):
+    """The answer at the chapter's numbers is in no output and no prose outside the exercise's own cells."""
+    nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    answer = f"{spec.expected():.3g}"
+    for index, cell in enumerate(nb["cells"]):
+        text = "".join(cell["source"])
+        if "check_weekly" in text or "**Exercise" in text or "answer_" in text:
+            continue
+        outputs = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                          for o in cell.get("outputs", []))
+        assert not any(word.strip(".,;:()") == answer for word in (text + " " + outputs).split()), index
