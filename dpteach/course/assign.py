@@ -86,10 +86,44 @@ def _private(path: Path, text: str) -> None:
     os.chmod(path, 0o600)
 
 
-def installable(project: Project, out: Path) -> Path:
+#: Packages of the lab lock that only some chapters import (OpenDP, 276 MB installed: chapter 12): a hand-out
+#: carries one only when a chapter it holds imports it, with the packages that are in the lock only for it.
+CHAPTER_ONLY = ("opendp",)
+
+
+def handout_pins(lock_text: str, sources: list[str]) -> list[str]:
+    """The pins of ``lock_text`` (a uv lock) a hand-out of chapters whose texts are ``sources`` needs: every pin but
+    a :data:`CHAPTER_ONLY` package no source imports, and the packages the lock holds only because of those."""
+    blocks: list[tuple[str, str, set[str]]] = []     # (pin line, package name, what it is there for)
+    for line in lock_text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not line.startswith((" ", "#")):
+            blocks.append((line, re.split(r"[=<>;\[ ]", line, maxsplit=1)[0].lower(), set()))
+        elif blocks and stripped.startswith("#"):
+            reason = stripped.lstrip("#").strip()
+            reason = reason[len("via"):].strip() if reason.startswith("via") else reason
+            if reason and not reason.startswith(("-c ", "-r ")):      # a constraint file is no reason to install
+                blocks[-1][2].add(reason.split(" ")[0].lower())
+    dropped = {name for name in CHAPTER_ONLY
+               if not any(re.search(rf"^\s*\"?(import|from)\s+{name}\b", text, re.M) for text in sources)}
+    grew = True
+    while grew:                       # what is there only for a dropped package goes with it
+        grew = False
+        for _, name, via in blocks:
+            if name not in dropped and via and via <= dropped:
+                dropped.add(name)
+                grew = True
+    return [line for line, name, _ in blocks if name not in dropped]
+
+
+def installable(project: Project, out: Path, chapters: list[Path] | None = None) -> Path:
     """``out/requirements.txt`` and ``out/wheels/``: the workbook's pinned packages and a wheel of dpteach,
     so that a course's repository installs with ``pip install -r requirements.txt`` (Binder reads that
-    file at a repository's root; a hub's image or a student's laptop runs the same line)."""
+    file at a repository's root; a hub's image or a student's laptop runs the same line). Of the packages only
+    some chapters import (:data:`CHAPTER_ONLY`), only those the hand-out's ``chapters`` (notebooks; all by
+    default) import are pinned."""
     wheels = out / "wheels"
     shutil.rmtree(wheels, ignore_errors=True)
     wheels.mkdir(parents=True)
@@ -101,8 +135,9 @@ def installable(project: Project, out: Path) -> Path:
         raise RuntimeError(f"the dpteach wheel could not be built: {done.stderr.strip()[-400:]}")
     for leftover in (project.root / "build" / "lib", project.root / "build" / "bdist.linux-x86_64"):
         shutil.rmtree(leftover, ignore_errors=True)
-    pins = [line for line in (project.root / "requirements" / "lab.lock.txt").read_text().splitlines()
-            if line and not line.lstrip().startswith("#")]
+    chapters = [c.path for c in project.chapters()] if chapters is None else chapters
+    pins = handout_pins((project.root / "requirements" / "lab.lock.txt").read_text(),
+                        [Path(path).read_text(encoding="utf-8") for path in chapters])
     (out / "requirements.txt").write_text(
         "# The workbook's packages at the versions its tests passed with, and dpteach itself (not on PyPI):\n"
         "#   pip install -r requirements.txt   (from this folder; Binder and a hub's image run the same)\n"
@@ -235,7 +270,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
     _write_answers(instructor, manifest, roster)
     _private(instructor / "course.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
     if wheel:
-        installable(project, students_dir)
+        installable(project, students_dir, paths)
     built = sorted((students_dir / "wheels").glob("dpteach-*.whl"))
     for stem in manifest["chapters"]:
         gradescope.write_zip(manifest, stem, instructor / "gradescope" / f"{stem}.zip", built[-1] if built else None,

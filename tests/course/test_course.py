@@ -288,3 +288,18 @@ def test_with_a_roster_the_book_asks_the_chapters_numbers_and_each_student_has_t
             if theirs:
                 assert " ".join(spec.render(**theirs).split()) not in " ".join(text.split())
     assert "dp.exercises.homework(" not in page
+
+
+def test_the_hand_out_pins_opendp_only_when_a_chapter_it_holds_imports_it():
+    """OpenDP (276 MB installed) is in the lab lock for chapter 12; a course of other chapters does not install it,
+    nor what the lock holds only for it; every other pin stays."""
+    lock = (ROOT / "requirements" / "lab.lock.txt").read_text()
+    chapters = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    texts = {path.name[:2]: path.read_text(encoding="utf-8") for path in chapters}
+    with_12 = assign.handout_pins(lock, [texts["05"], texts["12"]])
+    without = assign.handout_pins(lock, [texts["05"], texts["06"]])
+    names = {line.split("==")[0] for line in without}
+    assert any(line.startswith("opendp==") for line in with_12) and "opendp" not in names
+    gone = {line.split("==")[0] for line in set(with_12) - set(without)}
+    assert gone == {"opendp", "deprecated", "wrapt"}     # opendp, and what the lab lock holds only for it
+    assert {line.split("==")[0] for line in with_12} >= {"numpy", "matplotlib", "ipywidgets", "jupyterlab"}
