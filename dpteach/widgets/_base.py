@@ -169,7 +169,8 @@ def direction_ends(control) -> tuple[str, str] | None:
 
 def direction_label(control) -> widgets.HTML | None:
     """The small row under a privacy slider that says which way is more private and which more accurate (for δ′,
-    what its ends trade: :func:`direction_ends`), its two ends under the two ends of the track (class ``dpteach-direction``); None for a control that is not one.
+    what its ends trade: :func:`direction_ends`), its two ends under the two ends of the track (class
+    ``dpteach-direction``); None for a control that is not one.
 
     Learners ask it more than anything about a slider: nothing in "ε (epsilon)" says that its left end is the more
     private. The row inherits the font size of the widgets (so that the slides scale it with them) and wraps
