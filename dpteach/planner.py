@@ -92,7 +92,7 @@ def record_release_risk(delta: float, people: int) -> tuple[float, float]:
 
     It is (0, δ)-differentially private (Dwork & Roth 2014, §2.3): for neighbours x and y that differ in
     one record r, an output S either shows r, which has probability δ under x and 0 under y, or does not,
-    and then its probability is the same under both, up to that δ. Yet it publishes nδ records on
+    and then its probability under one is (1 − δ) times that under the other. Yet it publishes nδ records on
     average, and at least one with probability 1 − (1 − δ)^n: at δ = 1/n, about one whole record, and
     at least one with probability about 1 − 1/e. Hence δ well below 1/n.
 
