@@ -83,3 +83,48 @@ def test_the_record_publisher_is_one_minus_delta_times_not_the_same():
     other (the record is left out with probability 1 − δ), not the same probability."""
     for text in (CHAPTER_06.read_text(encoding="utf-8"), dp.record_release_risk.__doc__):
         assert "same under both" not in text and "(1 − δ) times" in text
+
+
+#: Sentences issue 51 found imprecise, each with the chapter it was in: none may come back.
+IMPRECISE = [
+    ("02_laplace_distribution", "the whole picture rescales"),                       # the axes are fixed
+    ("06_composition_and_budget", "for a few releases that is kε"),                  # the optimal theorem is ≤ kε
+    ("06_composition_and_budget", "kε (black) grows fastest"),                       # false at α = 1, 2
+    ("06_composition_and_budget", "deployments go lower still"),                     # 10⁻¹⁰ is looser by nδ
+    ("11_what_epsilon_promises", "touch G_μ at one point"),                          # two, mirror images
+    ("11_what_epsilon_promises", "the k-fold composition of one step's trade-off"),  # iteration (DRS Thm 2.14)
+    ("11_what_epsilon_promises", "the share of δ that suits it best"),               # the best of seven
+    ("11_what_epsilon_promises", "edge touches the curve of the k releases at one point"),
+    ("04_counting_and_histograms", "the red and the blue lines"),                    # the line is orange-red
+]
+
+
+def test_the_imprecise_sentences_do_not_come_back():
+    found = [(stem, s) for stem, s in IMPRECISE if s in (ROOT / "sources" / f"{stem}.md").read_text(encoding="utf-8")]
+    assert not found, found
+
+
+def test_the_optimal_theorem_never_exceeds_k_epsilon_and_theorem_3_20_never_beats_it_at_the_two_smallest_errors():
+    """Chapter 06: "the optimal theorem's is never above kε, while Theorem 3.20's is above kε for a few releases",
+    and in the planner "at the two smallest errors allowed it never does (… once ε > ln 2)"."""
+    text = CHAPTER_06.read_text(encoding="utf-8")
+    assert "the optimal theorem's is never above kε" in text and "the two smallest errors allowed it never" in text
+    for (people, accuracy, k), (optimal, _, _) in dp.planner.table().items():
+        eps = dp.release_epsilon(accuracy)
+        assert optimal <= k * eps * (1 + 1e-12), (people, accuracy, k)
+        advanced = dp.advanced_composition(k, eps, dp.planner_delta(people))[0]
+        if accuracy in sorted(dp.planner.PLANNER_ACCURACY)[:2]:
+            assert eps > math.log(2) and advanced > k * eps, (people, accuracy, k)
+    assert dp.advanced_composition(1, 0.1, 1e-6)[0] > 0.1                  # a few releases: above kε
+
+
+def test_chapter_11_counts_the_shares_of_delta_it_tries_and_chapter_00_s_slider_opens_at_its_prose_epsilon():
+    from dpteach.gdp import DELTA_SHARES
+    words = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+    chapter_11 = (ROOT / "sources" / "11_what_epsilon_promises.md").read_text(encoding="utf-8")
+    assert f"the best of {words[len(DELTA_SHARES)]} shares of δ (from {min(DELTA_SHARES):.0%} to " \
+           f"{max(DELTA_SHARES):.0%})" in chapter_11
+    chapter_00 = (ROOT / "sources" / "00_start_here.md").read_text(encoding="utf-8")
+    released = re.search(r"laplace_mechanism\(42, sensitivity=1, epsilon=([\d.]+)", chapter_00).group(1)
+    opened = re.search(r"dp\.widgets\.laplace_density\(epsilon=([\d.]+)\)", chapter_00)
+    assert opened and float(opened.group(1)) == float(released), "the slider opens at another ε than the prose's"
