@@ -15,7 +15,7 @@ the pessimistic discretisation). Every row of ``dpteach/data/planner_totals.csv`
 * δ(ε) = Σ_{l > ε} p(l)(1 − e^(ε − l)) solved for ε in closed form within the grid cell where it crosses δ.
 
 One release is Laplace's closed form, ε₀ + 2 ln(1 − δ). The referee's own anchor: MATH.md's 34.828232 at
-k = 5,000, α = 50, δ = 10⁻¹⁰. About half a minute on one core.
+k = 5,000, α = 50, δ = 10⁻¹⁰. Under a minute on one free core.
 """
 
 from __future__ import annotations
