@@ -14,8 +14,8 @@ releases, not from a table of "strong" and "weak" values:
    releases, and, for Gaussian noise of the same accuracy, Gaussian differential privacy (Dong, Roth & Su
    2019), which composes exactly.
 
-:func:`plan_budget` does all three. The exact totals take a privacy loss distribution each (milliseconds to
-tens of milliseconds), too slow for a slider that redraws thirteen of them: on the planner's grid
+:func:`plan_budget` does all three. The exact totals take two privacy loss distributions each (tens to
+hundreds of milliseconds), too slow for a slider that redraws thirteen of them: on the planner's grid
 (:data:`PLANNER_PEOPLE` × :data:`PLANNER_ACCURACY` × :data:`PLANNER_RELEASES`) they are read, with the
 optimal and Gaussian totals, from ``dpteach/data/planner_totals.csv``, which
 ``dpteach/data/rebuild_planner_table.py`` computes with the same functions, and tests/test_planner.py
@@ -92,7 +92,7 @@ def record_release_risk(delta: float, people: int) -> tuple[float, float]:
 
     It is (0, δ)-differentially private (Dwork & Roth 2014, §2.3): for neighbours x and y that differ in
     one record r, an output S either shows r, which has probability δ under x and 0 under y, or does not,
-    and then its probability is the same under both, up to that δ. Yet it publishes nδ records on
+    and then its probability under one is (1 − δ) times that under the other. Yet it publishes nδ records on
     average, and at least one with probability 1 − (1 − δ)^n: at δ = 1/n, about one whole record, and
     at least one with probability about 1 − 1/e. Hence δ well below 1/n.
 
@@ -151,7 +151,7 @@ def plan_budget(people: int, releases: int, accuracy: float, confidence: float =
     """What k counts about the same n people cost, each within ±α with probability ``confidence`` (see the module).
 
     On the planner's grid (at 95%) the optimal, exact and Gaussian totals are read from the shipped table;
-    elsewhere they are computed (the exact one by :func:`~dpteach.exact_laplace_epsilon`: up to tens of
+    elsewhere they are computed (the exact one by :func:`~dpteach.exact_laplace_epsilon`: up to hundreds of
     milliseconds).
 
     Examples
@@ -229,13 +229,17 @@ def table() -> dict[tuple[int, float, int], tuple[float, float, float]]:
     return out
 
 
+#: planner_totals.csv's comment lines.
+TABLE_COMMENT = (
+    "# The budget planner's grid (dpteach.planner): at delta = 0.01/people, the total epsilon of k counts",
+    "# each within +-accuracy at 95% (Laplace: eps = ln(20)/accuracy each; Gaussian: sigma = accuracy/1.96):",
+    "# optimal composition, exact (the privacy loss distribution), Gaussian DP. Made by",
+    "# rebuild_planner_table.py; do not edit.")
+
+
 def table_rows() -> list[str]:
     """planner_totals.csv's lines: every (people, accuracy, releases) of the grid, its totals written with repr."""
-    lines = ["# The budget planner's grid (dpteach.planner): at delta = 0.01/people, the total epsilon of k counts",
-             "# each within +-accuracy at 95% (Laplace: eps = ln(20)/accuracy each; Gaussian: sigma = accuracy/1.96):",
-             "# optimal composition, exact (the privacy loss distribution), Gaussian DP. Made by",
-             "# rebuild_planner_table.py; do not edit.",
-             _HEADER]
+    lines = [*TABLE_COMMENT, _HEADER]
     for n in PLANNER_PEOPLE:
         for a in PLANNER_ACCURACY:
             for k in PLANNER_RELEASES:

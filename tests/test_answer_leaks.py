@@ -10,8 +10,10 @@ notebooks/ by the same suite) re-executes every chapter and fails on any compare
 Markdown cell (another exercise's solution) is code, not prose: `np.arange(0, 101)` states no answer.
 
 "Appears" means a number written in the text that the checker would take for the answer at the
-precision it grades: at n significant figures, a number written with at least n of them that rounds to
-the same n figures (so 0.7310, 0.731 and 73.1% all give 0.731 away; 0.73 does not); for a whole-number
+precision it grades, by the checker's own rule: at n significant figures, a number written with at least n of
+them within half a unit in the n-th figure of the answer (``exercises._feedback.tolerance``, what the checker
+accepts: so 0.7310, 0.731 and 73.1% all give 0.731 away, 0.73 does not, and 7.835 gives 7.8354 away, though a
+binary float rounds 7.835 down to 7.83); for a whole-number
 answer, that whole number (answers below 10 are exempt: "4" cannot be kept out of a chapter's prose).
 """
 
@@ -36,6 +38,17 @@ def test_the_matcher_sees_an_answer_in_every_spelling_and_nothing_else():
     assert gives_away("the loss is 2 and 2.0, but 2.00 gives it away", 2.0000000000000036, 3) == ["2.00"]
     assert gives_away("buys 564 answers, not 5640 or 564.2", 564.0, None) == ["564"]
     assert gives_away("k = 4 and 4 again", 4.0, None) == []
+
+
+def test_the_matcher_takes_what_the_checker_takes():
+    """Chapter 09 printed 7.835 for Exercise 1's 7.8354 (issue 51): rounded as a binary float 7.835 is 7.83, so a
+    matcher that rounds missed it, while the checker accepts any answer within 0.005. The matcher asks the checker."""
+    from dpteach.exercises import EXERCISES, check_discrete_laplace_variance
+    expected = EXERCISES["check_discrete_laplace_variance"].expected()
+    assert check_discrete_laplace_variance(7.835).correct and gives_away("theory 7.835", expected, 3) == ["7.835"]
+    for written in ("7.83", "7.840", "7.8406", "7.8304"):    # as the checker judges each
+        taken = check_discrete_laplace_variance(float(written)).correct
+        assert (gives_away(written, expected, 3) == [written]) == taken, written
 
 
 #: Exercise → why its chapter still shows its answer (strict xfail, so the test says when a fix lands): none left.

@@ -137,6 +137,14 @@ def test_the_shipped_table_is_what_the_functions_compute_everywhere():
     _check_rows(_grid())
 
 
+def test_the_shipped_table_s_header_is_what_the_rebuild_writes():
+    """The header once said "exact (inf: beyond the accountant)" after every total had become finite (issue 51)."""
+    from importlib import resources
+    shipped = resources.files("dpteach").joinpath("data", "planner_totals.csv").read_text(encoding="ascii")
+    assert [line for line in shipped.splitlines() if line.startswith("#")] == list(planner.TABLE_COMMENT)
+    assert "inf" not in " ".join(planner.TABLE_COMMENT)
+
+
 def test_the_table_lacks_no_row_and_holds_finite_totals():
     table = planner.table()
     assert len(table) == len(_grid())

@@ -20,8 +20,10 @@ from dpteach.widgets._base import direction_ends, private_end
 FACTORIES = widget_factories()
 
 #: The arguments that are privacy parameters, and which end of their slider is the more private.
-PRIVATE_END = {"epsilon": "low", "delta": "low", "delta_prime": "low", "sigma": "high", "noise_scale": "high",
+PRIVATE_END = {"epsilon": "low", "delta": "low", "sigma": "high", "noise_scale": "high",
                "scale": "high", "std": "high", "accuracy": "high"}
+#: Arguments that are slack in the accounting, not a privacy–accuracy dial (issue 51): what each end trades.
+TRADES = {"delta_prime": ("← smaller δ′, larger ε′", "larger δ′, smaller ε′ →")}
 
 
 def ends(label: widgets.HTML) -> tuple[str, str]:
@@ -42,9 +44,13 @@ def displayed(widget: widgets.Widget):
 def test_every_privacy_slider_says_which_end_is_private(factory):
     w = factory()
     tree = list(displayed(w.widget))
-    privacy = {name for name in w.controls if name in PRIVATE_END}
+    privacy = {name for name in w.controls if name in PRIVATE_END or name in TRADES}
     assert privacy <= set(w.directions), f"privacy sliders without a direction: {sorted(privacy - set(w.directions))}"
     for name, control in w.controls.items():
+        if name in TRADES:
+            assert ends(w.directions[name]) == TRADES[name], (name, ends(w.directions[name]))
+            assert tree[tree.index(control) + 1] is w.directions[name]
+            continue
         if name not in PRIVATE_END:
             assert name not in w.directions, f"{name} ({control.description}) is no privacy parameter"
             continue
@@ -62,12 +68,29 @@ def test_the_rule_reads_the_symbol_a_description_starts_with():
     def slider(description):
         return widgets.FloatSlider(description=description)
 
-    assert private_end(slider("ε (epsilon)")) == "low" and private_end(slider("δ′ (delta′)")) == "low"
+    assert private_end(slider("ε (epsilon)")) == "low" and private_end(slider("δ (delta)")) == "low"
+    assert private_end(slider("δ′ (delta′)")) is None        # no privacy–accuracy dial: see the next test
     assert private_end(slider("σ (sigma)")) == "high" and private_end(slider("b (noise)")) == "high"
     assert direction_ends(slider("ε (epsilon)")) == ("← more private", "more accurate →")
     assert direction_ends(slider("σ (sigma)")) == ("← more accurate", "more private →")
     for other in ("β (failure)", "Δf (sensitivity)", "k (queries)", "p (shape)", "", "εx"):
         assert private_end(slider(other)) is None and direction_ends(slider(other)) is None
+
+
+def test_the_delta_prime_slider_says_what_it_trades_and_moving_it_right_lowers_the_total():
+    """Issue 51: δ′ changes neither the releases nor their noise, and a larger δ′ gives a *smaller* ε′ (k = 100,
+    ε = 0.1: 7.49 at 10⁻⁹, 6.31 at 10⁻⁶, 4.09 at 10⁻²). Its row says that trade, never "more private"."""
+    from dpteach import advanced_composition
+    from dpteach.widgets import advanced_composition as widget
+
+    w = widget()
+    control = w.controls["delta_prime"]
+    left, right = ends(w.directions["delta_prime"])
+    assert "private" not in left + right and "accurate" not in left + right, (left, right)
+    assert left == "← smaller δ′, larger ε′" and right == "larger δ′, smaller ε′ →"
+    deltas = sorted({10.0 ** control.min, control.value, 10.0 ** control.max})     # a log slider
+    totals = [advanced_composition(100, 0.1, d)[0] for d in deltas]
+    assert all(a > b for a, b in zip(totals, totals[1:])), totals      # right is the smaller ε′, as the row says
 
 
 def test_a_precomputed_view_says_which_way_its_privacy_slider_is_private_and_other_sliders_say_nothing():

@@ -1,9 +1,11 @@
 """What a chapter shows that would give a homework answer away, and which homework numbers to avoid for it.
 
-A number *gives an answer away* when the checker would take it for the answer at the precision it grades: at
-n significant figures, a number written with at least n of them that rounds to the same n figures (0.7310,
-0.731 and 73.1% all give 0.731 away; 0.73 does not); for a whole-number answer, that whole number (answers
-below 10 are exempt: "4" cannot be kept out of a chapter's prose). A chapter *shows* the text of its Markdown
+A number *gives an answer away* when the checker would take it for the answer at the precision it grades, by the
+checker's own rule: at n significant figures, a number written with at least n of them that lies within
+:func:`dpteach.exercises._feedback.tolerance` (half a unit in the n-th figure) of the answer (0.7310, 0.731 and
+73.1% all give 0.731 away; 0.73 does not; 7.835 gives 7.8354 away, though a binary float rounds 7.835 to 7.83);
+for a whole-number answer, that whole number (answers below 10 are exempt: "4" cannot be kept out of a chapter's
+prose). A chapter *shows* the text of its Markdown
 cells (code fenced in them left out) and what its code cells print and display, as stored.
 
 The course edition never asks a homework at numbers whose answer the chapter shows elsewhere
@@ -13,8 +15,9 @@ The course edition never asks a homework at numbers whose answer the chapter sho
 from __future__ import annotations
 
 import functools
-import math
 import re
+
+from dpteach.exercises._feedback import tolerance
 
 #: A number as prose and printed tables write it: 1,600 or 1600 or 0.731 or .5, maybe followed by %.
 _NUMBER = re.compile(r"(?<![\w.,])(?:(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))(?!\.?\d)(\s?%)?")
@@ -38,12 +41,6 @@ def cell_texts(cell) -> list[str]:
             if mime in out.get("data", {}):
                 texts.append(_text(out["data"][mime]))
     return texts
-
-
-def _round(value: float, figures: int) -> float:
-    if value == 0:
-        return 0.0
-    return round(value, figures - 1 - math.floor(math.log10(abs(value))))
 
 
 def numbers_written(text: str):
@@ -89,4 +86,4 @@ def _avoided(texts: tuple[str, ...], name: str) -> tuple[int, ...]:
 def _matches(value: float, written: int, token: str, expected: float, figures: int | None) -> bool:
     if figures is None:
         return abs(expected) >= 10 and value == expected and "." not in token
-    return written >= figures and _round(value, figures) == _round(expected, figures)
+    return written >= figures and abs(value - expected) <= tolerance(expected, figures)    # the checker's rule

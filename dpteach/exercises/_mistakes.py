@@ -93,7 +93,7 @@ _NAMED = [
      "00_start_here", "How to use this workbook"),
     # -- sensitivity
     ("replace-one for add/remove", "Neighbours differ by adding or removing one record; replacing a record is two such "
-     "steps, so it doubles what one step allows.", *_DEF_3_1),
+     "steps, so it can at most double what one step allows (often less).", *_DEF_3_1),
     ("signed changes for absolute ones", "Definition 3.1's ℓ1 norm adds each answer's ABSOLUTE change: a record can "
      "make an answer fall, and changes in opposite directions do not cancel.", *_DEF_3_1),
     ("an example for the worst case", "Δf is a maximum over every pair of neighbours, not the change one example "
@@ -180,9 +180,9 @@ _NAMED = [
     ("σ without δ", "The Gaussian σ for (ε, δ) grows as δ shrinks: Δ₂f/ε alone leaves δ out.", *_GAUSSIAN),
     ("Pr[L > ε] for δ", "δ(ε) = E[(1 − e^(ε − L))₊] is smaller than the probability that the loss exceeds ε: δ is "
      "not the probability that something goes wrong.", *_ACCOUNTANT),
-    ("Laplace's δ(ε) miscomputed", "For Lap(b) the worst event starts where the loss crosses ε, half-way between the "
-     "answers; δ is its probability under one neighbour minus e^ε times under the other, 0 from ε = Δf/b on.",
-     *_ACCOUNTANT),
+    ("Laplace's δ(ε) miscomputed", "For Lap(b) and answers 0 and Δf the worst event is the outputs whose loss exceeds "
+     "ε: every z below (Δf − εb)/2, not the midpoint (only at ε = 0); δ is its probability under one neighbour minus "
+     "e^ε times under the other, 0 from ε = Δf/b on.", *_ACCOUNTANT),
     ("the wrong Generalized Gaussian moment", "E|X|^r = σ^r·Γ((r + 1)/p)/Γ(1/p): the variance is r = 2, at this p "
      "(p = 2 and p = 1 are other distributions).", "08_gaussian_and_generalized_gaussian",
      "The Generalized Gaussian family"),

@@ -131,10 +131,15 @@ def log_slider(value: float, low: float, high: float, description: str, step: fl
 
 
 #: Which end of a privacy slider is the more private, by the symbol its description starts with: a smaller ε or
-#: δ (δ′) promises more, a larger noise scale (σ, or b for Laplace noise) adds more noise, and so does a larger
+#: δ promises more, a larger noise scale (σ, or b for Laplace noise) adds more noise, and so does a larger
 #: error allowed (α, the budget planner's accuracy). The other end is the more accurate. A slider whose
-#: description starts with another symbol (k, β, Δf, p, …) gets no label.
-PRIVATE_END = {"ε": "low", "δ": "low", "δ′": "low", "σ": "high", "b": "high", "α": "high"}
+#: description starts with another symbol (k, β, Δf, p, …) gets no such label; δ′ gets its own (:data:`TRADE_ENDS`).
+PRIVATE_END = {"ε": "low", "δ": "low", "σ": "high", "b": "high", "α": "high"}
+
+#: Sliders that are slack in the accounting, not a privacy–accuracy dial: what their two ends trade. Advanced
+#: composition's δ′ (Theorem 3.20) changes neither the releases nor their noise; a smaller δ′ buys a larger ε′
+#: for the same releases, a larger δ′ a smaller one.
+TRADE_ENDS = {"δ′": ("smaller δ′, larger ε′", "larger δ′, smaller ε′")}
 
 #: The words at the two ends of a privacy slider's label row.
 MORE_PRIVATE, MORE_ACCURATE = "more private", "more accurate"
@@ -142,14 +147,19 @@ MORE_PRIVATE, MORE_ACCURATE = "more private", "more accurate"
 
 def private_end(control) -> str | None:
     """``"low"`` when a control's smaller values are the more private, ``"high"`` when its larger ones are, None
-    when it is no privacy parameter (see :data:`PRIVATE_END`; read from the symbol its description starts with)."""
+    when it is no privacy–accuracy dial (see :data:`PRIVATE_END`; read from the symbol its description starts with)."""
     description = str(getattr(control, "description", "") or "")
     return PRIVATE_END.get(description.split(" ", 1)[0])
 
 
 def direction_ends(control) -> tuple[str, str] | None:
     """What a privacy slider's label row says at its left and right ends, or None for another control: for ε,
-    ("← more private", "more accurate →"); for a noise scale, the other way round."""
+    ("← more private", "more accurate →"); for a noise scale, the other way round; for δ′, what it trades
+    ("← smaller δ′, larger ε′", "larger δ′, smaller ε′ →", :data:`TRADE_ENDS`)."""
+    description = str(getattr(control, "description", "") or "")
+    trade = TRADE_ENDS.get(description.split(" ", 1)[0])
+    if trade is not None:
+        return f"← {trade[0]}", f"{trade[1]} →"
     end = private_end(control)
     if end is None:
         return None
@@ -158,8 +168,9 @@ def direction_ends(control) -> tuple[str, str] | None:
 
 
 def direction_label(control) -> widgets.HTML | None:
-    """The small row under a privacy slider that says which way is more private and which more accurate, its two
-    ends under the two ends of the track (class ``dpteach-direction``); None for a control that is not one.
+    """The small row under a privacy slider that says which way is more private and which more accurate (for δ′,
+    what its ends trade: :func:`direction_ends`), its two ends under the two ends of the track (class
+    ``dpteach-direction``); None for a control that is not one.
 
     Learners ask it more than anything about a slider: nothing in "ε (epsilon)" says that its left end is the more
     private. The row inherits the font size of the widgets (so that the slides scale it with them) and wraps

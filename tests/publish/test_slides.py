@@ -228,7 +228,10 @@ def test_the_static_deck_s_caption_says_what_its_hidden_sliders_were_set_to_and_
             description = slider["description"].replace("&", "&amp;")
             assert f"{description} = " in caption, (description, caption)
             symbol = slider["description"].split(" ")[0]
-            if symbol in ("ε", "δ", "δ′", "σ", "b"):
+            if symbol == "δ′":        # slack in the accounting: what it trades, never "more private"
+                assert "δ′: ← smaller δ′, larger ε′ · larger δ′, smaller ε′ →." in caption, caption
+                assert not re.search(r"A \w+ [^.]*δ′[^.]* is more private", caption), caption
+            if symbol in ("ε", "δ", "σ", "b"):
                 more = "larger" if symbol in ("σ", "b") else "smaller"
                 said = re.search(rf"A {more} ([^.]*?) is more private, a (\w+) one more accurate", caption)
                 assert said and symbol in said.group(1).split(" or ") and said.group(2) != more, (symbol, caption)

@@ -119,7 +119,7 @@ def fixed_controls_caption(state: dict, model_id: str) -> str:
     """What a figure's caption says on the static deck, which leaves its sliders out (no kernel moves them there):
     the value each control was saved at, and for a privacy slider (ε, δ, a noise scale) which way is more private
     and which more accurate, as the slider's own label row says in the lab."""
-    from ...widgets._base import private_end
+    from ...widgets._base import direction_ends, private_end
 
     def controls(mid: str):
         st = state.get(mid, {}).get("state", {})
@@ -131,7 +131,7 @@ def fixed_controls_caption(state: dict, model_id: str) -> str:
             if isinstance(child, str):
                 yield from controls(child.removeprefix("IPY_MODEL_"))
 
-    values, ends = [], {"low": [], "high": []}
+    values, ends, trades = [], {"low": [], "high": []}, []
     for st in controls(model_id):
         text = _value_text(st)
         if text is None:
@@ -141,13 +141,15 @@ def fixed_controls_caption(state: dict, model_id: str) -> str:
         end = private_end(SimpleNamespace(description=description))
         if end is not None:
             ends[end].append(description.split(" ", 1)[0])
+        elif (trade := direction_ends(SimpleNamespace(description=description))) is not None:
+            trades.append(f"{description.split(' ', 1)[0]}: {trade[0]} · {trade[1]}.")   # δ′: slack, not a dial
     if not values:
         return ""
     said = [f"Drawn at {', '.join(values)}."]
     for end, (more, less) in (("low", ("smaller", "larger")), ("high", ("larger", "smaller"))):
         if ends[end]:
             said.append(f"A {more} {' or '.join(ends[end])} is more private, a {less} one more accurate.")
-    return " ".join(said)
+    return " ".join(said + trades)
 
 
 def _caption_fixed_controls(state: dict) -> None:
