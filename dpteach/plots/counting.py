@@ -44,9 +44,9 @@ class CountErrorBySizeFigure(_Updatable):
             self.band = top.fill_between(self.n_line, 0, 1, facecolor=(*to_rgb(PALETTE["sky"]), 0.25), lw=1,
                                          edgecolor=PALETTE["sky"], label="95% of releases")
             (self.abs_line,) = top.loglog(self.n_line, np.ones_like(self.n_line), color=PALETTE["blue"],
-                                          label="expected |error| = 1/ε")
+                                          label="expected |error| = 1/ε (below: ÷ the count)")
             (self.abs_dots,) = top.loglog(self.grid, self.mean_unit, "o", color=PALETTE["vermillion"],
-                                          label=f"mean |error| of {n_releases:,} releases")
+                                          label=f"mean |error| of {n_releases:,} releases (below: ÷ the count)")
             self.abs_marker = top.axvline(1, color=PALETTE["orange"], ls="--", lw=2)
             top.set_ylim(_decade_below(0.3 * b_low), _decade_above(30 * within * b_high))
             top.set_ylabel("|error| (people)")
@@ -59,9 +59,10 @@ class CountErrorBySizeFigure(_Updatable):
             bottom.set_title(" ")
             bottom.set_xlabel("n, people in the database")
             bottom.set_ylabel("|error| / true count")
-            # one legend below the panels: inside, the n marker crosses the whole height of both
-            self.fig.legend(handles=[self.band, self.abs_line, self.abs_dots, self.rel_line, self.rel_dots,
-                                     self.rel_marker], loc="outside lower center", ncols=3, fontsize="small")
+            # one legend below the panels (inside, the n marker crosses the whole height of both), each look once:
+            # the lower panel draws the same line and dots divided by the count
+            self.fig.legend(handles=[self.band, self.abs_line, self.abs_dots, self.rel_marker],
+                            loc="outside lower center", ncols=2, fontsize="small")
             bottom.set_xlim(self.n_line[0], self.n_line[-1])
             bottom.set_ylim(_decade_below(0.3 * b_low / self.count_line[-1]),
                             _decade_above(30 * b_high / self.count_line[0]))
