@@ -295,10 +295,14 @@ export function render({ model, el }) {
     sync();
     return true;
   };
-  let tries = 0;
+  // the view is rendered before it is attached, and a notebook may attach a cell's output only once it scrolls
+  // into view: look again, less and less often (25 ms, then up to once a second), until the box is there
+  let wait = 25;
+  let waiting = null;
   const waitForBox = () => {
-    if (attach() || ++tries > 200) return;
-    setTimeout(waitForBox, 25);
+    if (attach()) return;
+    waiting = setTimeout(waitForBox, wait);
+    wait = Math.min(wait * 2, 1000);
   };
   waitForBox();
 
@@ -311,6 +315,7 @@ export function render({ model, el }) {
   handlers.forEach(([name, fn]) => model.on(name, fn));
   return () => {
     clearTimeout(timer);
+    clearTimeout(waiting);
     if (observer) observer.disconnect();
     handlers.forEach(([name, fn]) => model.off(name, fn));
     if (audio) audio.close();
