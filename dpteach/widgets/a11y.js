@@ -276,8 +276,8 @@ export function render({ model, el }) {
   });
   toneButton.addEventListener("click", () => {
     const on = toneButton.getAttribute("aria-pressed") !== "true";
-    toneButton.setAttribute("aria-pressed", String(on));
-    toneButton.textContent = on ? "Tone on" : "Tone";
+    toneButton.setAttribute("aria-pressed", String(on));      // the name stays "Tone": aria-pressed says on/off
+    toneButton.style.background = on ? "#cfe0f5" : "#f0f0f0";
   });
 
   // -- finding the box, then keeping it in step ------------------------------------------------------------
