@@ -209,8 +209,41 @@ def test_a_moved_slider_changes_the_alt_and_the_live_region_says_it(browser, lab
         else:   # until the figures' alt texts are written from their data, some do not change with every slider
             assert not DATA_WRITTEN, f"figure {i}: the alt did not change: {said['alt']!r}"
     assert changed, "no figure's alt changed when its slider moved"
+    _a_drag_is_announced_once_it_rests(page)
     assert not errors, errors
     page.close()
+
+
+#: Counts, from now on, the first figure's alt changes (with their times) and what its live region says.
+COUNT = """(box) => {
+    const img = box.querySelector('img.widget-image'), status = box.querySelector('[role=status]');
+    window.__alts = []; window.__said = [];
+    new MutationObserver(() => window.__alts.push(performance.now()))
+        .observe(img, {attributes: true, attributeFilter: ['alt']});
+    new MutationObserver(() => window.__said.push(status.textContent)).observe(status, {childList: true, characterData: true, subtree: true});
+    return status === box.querySelector('[role=status]');
+}"""
+
+
+def _a_drag_is_announced_once_it_rests(page):
+    """Six quick presses on the first live figure's slider: one announcement for every pause of 500 ms or more
+    between its new alts (one, unless the kernel is that slow), not one a frame; the region is the same node."""
+    box = page.locator(".jp-OutputArea-output .dpteach-interactive").first
+    box.scroll_into_view_if_needed()
+    assert page.evaluate(COUNT, box.element_handle())
+    handle = box.locator(".noUi-handle").first
+    handle.focus()
+    for key in ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowRight"):
+        page.keyboard.press(key)
+        page.wait_for_timeout(60)
+    page.wait_for_function(KERNEL_READY, timeout=20_000)
+    page.wait_for_timeout(1200)
+    alts, said = page.evaluate("[window.__alts, window.__said]")
+    assert len(alts) >= 2, "the presses drew fewer than two new alts"
+    pauses = sum(later - earlier >= 500 for earlier, later in zip(alts, alts[1:]))
+    assert len(said) == 1 + pauses, f"{len(said)} announcements for {len(alts)} new alts with {pauses} pauses: {said}"
+    assert said[-1] == box.locator("img.widget-image").first.get_attribute("alt")
+    assert handle.evaluate("h => document.activeElement === h")
 
 
 #: The figures' data-written text alternatives come with their data tables (dpteach/plots/_base.py, issue 50)
@@ -229,6 +262,12 @@ def _walk(page, box):
     assert data.get_attribute("aria-expanded") == "false"
     page.keyboard.press("Enter")
     assert data.get_attribute("aria-expanded") == "true"
+    tone = box.locator("button.dpteach-tone")
+    assert tone.get_attribute("aria-pressed") == "false"       # off by default; a press turns it on, and off
+    tone.press("Space")
+    assert tone.get_attribute("aria-pressed") == "true" and tone.inner_text() == "Tone"
+    tone.press("Space")
+    assert tone.get_attribute("aria-pressed") == "false"
     table = box.locator(".dpteach-data table")
     assert table.is_visible() and table.locator("caption").inner_text().strip()
     assert table.locator("th[scope=col]").count() >= 2 and table.locator("tbody tr").count() >= 1
