@@ -1,7 +1,9 @@
 """What a student feels in the browser: JupyterLab in headless Chromium, a slider moved two ways.
 
 * **keypress → new image**: focus a slider's handle, press ArrowRight, and time (in the page,
-  with performance.now()) from the keydown to the figure's <img src> changing; repeated, so
+  with performance.now()) from the keydown to the figure's <img src> changing, or to its alt
+  (the text alternative a screen reader reads, set by dpteach's access widget) if that comes
+  later; repeated, so
   the p50 and p95 are over many presses. Each press waits for its image before the next. Each
   chapter is opened, run and timed PAGE_LOADS times and the presses pooled: the p95 of one load's
   34 presses is its third worst, and one garbage collection in the page moves it.
@@ -75,15 +77,20 @@ WATCH = """([slider]) => {
     const box = slider.closest('.widget-vbox').parentElement.closest('.widget-vbox');
     const img = box.querySelector('.widget-image');
     window.__keys = []; window.__frames = []; window.__decoded = []; window.__painted = []; window.__waiting = [];
+    window.__texts = [];
     document.addEventListener('keydown', () => window.__keys.push(performance.now()), true);
-    new MutationObserver(() => {
-        const n = window.__frames.push(performance.now()) - 1;
+    new MutationObserver((records) => {
+        const now = performance.now();
+        // the figure's text alternative (set by dpteach's access widget, a message after the image's)
+        if (records.some((r) => r.attributeName === 'alt')) window.__texts.push(now);
+        if (!records.some((r) => r.attributeName === 'src')) return;
+        const n = window.__frames.push(now) - 1;
         window.__waiting.splice(0).forEach((wake) => wake());
         img.decode().then(() => {
             window.__decoded[n] = performance.now();
             requestAnimationFrame(() => { window.__painted[n] = performance.now(); });
         }).catch(() => {});
-    }).observe(img, {attributes: true, attributeFilter: ['src']});
+    }).observe(img, {attributes: true, attributeFilter: ['src', 'alt']});
     return !!img;
 }"""
 
@@ -183,9 +190,11 @@ def measure(page, index: int, presses: int = 40) -> dict:
             cpu[name] = cpu.get(name, 0.0) + seconds - cpu_before.get(name, 0.0)
         pressed, shown = page.evaluate("[window.__keys[window.__keys.length - 1], "
                                        "window.__frames[window.__frames.length - 1]]")
-        latencies.append(shown - pressed)
         splits.append(_split(page, pressed, shown))
         time.sleep(0.05)
+        # the press ends when the figure shows both its new image and its new text (when its text changed)
+        text = page.evaluate("(k) => window.__texts.filter((t) => t >= k).pop() ?? null", pressed)
+        latencies.append(max(shown, text if text is not None else shown) - pressed)
     # a fast drag from one end of the track to the other, ~250 ms, then release
     track = slider.locator(".noUi-base").bounding_box()
     box = handle.bounding_box()

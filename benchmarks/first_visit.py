@@ -6,9 +6,11 @@ time. Here each (widget, control) gets a **fresh IPython kernel**, as a chapter 
 ``dpteach.widgets``, builds the widget (the first draw, as the chapter's cell does), then sets
 ``control.value = v`` for 25 values up the control's range and 25 values on the way back, and
 times each from the assignment to the moment the Interactive's Image widget receives its new PNG
-(an observer on ``image.value``). The way back visits the values *between* those of the way up,
-so no value is ever drawn twice. A control with fewer than 51 positions (a toggle, a choice, a
-short integer range) visits each of its positions once.
+and its access widget the figure's new text alternative (observers on ``image.value`` and
+``access.alt``, the later of the two; a frame whose text is unchanged ends with its image). The
+way back visits the values *between* those of the way up, so no value is ever drawn twice. A
+control with fewer than 51 positions (a toggle, a choice, a short integer range) visits each of
+its positions once.
 
     python benchmarks/first_visit.py [--no-kernel] [NAME]  # every control (of widgets named *NAME*): table
     python benchmarks/first_visit.py noisy_max epsilon     # one control, in this interpreter (JSON)
@@ -91,7 +93,10 @@ def measure_one(factory_name: str, control_name: str) -> dict:
     built = time.perf_counter() - t
     control = widget.controls[control_name]
     stamp: list[tuple[float, float]] = []
-    widget.image.observe(lambda _change: stamp.append((time.perf_counter(), time.process_time())), names="value")
+    def observed(_change):
+        stamp.append((time.perf_counter(), time.process_time()))
+    widget.image.observe(observed, names="value")
+    widget.access.observe(observed, names="alt")     # the text a screen reader gets comes after the frame
     seen = {repr(control.value)}
     out: dict = {"widget": factory_name, "control": control_name, "import_s": imported, "build_s": built,
                  "up": [], "back": [], "cpu": [], "revisits": 0, "no_new_image": 0}
@@ -110,7 +115,7 @@ def measure_one(factory_name: str, control_name: str) -> dict:
                 out["revisits"] += 1
                 continue
             seen.add(shown)
-            done = stamp[0] if stamp else end
+            done = stamp[-1] if stamp else end
             out[key].append((done[0] - t) * 1000)
             out["cpu"].append((done[1] - c) * 1000)
     out["load"] = os.getloadavg()[0]

@@ -26,9 +26,14 @@ import numpy as np
 import traitlets
 
 from .. import _validate, plots
+from ._a11y import FigureAccess
 
 _SLIDER_LAYOUT = widgets.Layout(width="420px")
-_STYLE = {"description_width": "110px"}
+#: the slider handles' colour (the style's blue, darkened), see _STYLE
+HANDLE_COLOR = "#2a6099"
+#: handle_color: the handle at 6.5:1 against white and 3.5:1 against the light theme's track (#bdbdbd; WCAG 1.4.11
+#: asks 3:1 of a control's parts, and the default white handle had 1.9:1)
+_STYLE = {"description_width": "110px", "handle_color": HANDLE_COLOR}
 
 
 class RoundLogSlider(widgets.FloatLogSlider):
@@ -234,6 +239,9 @@ class Interactive:
         What the last update drew (the figure's numbers), for tests and for curious students.
     widget : ipywidgets.VBox
         The layout that is displayed.
+    access : FigureAccess
+        What a screen reader gets (:mod:`dpteach.widgets._a11y`): the figure's text alternative, announced
+        once the controls rest, its data table and explorable points, and the controls' names and values.
     """
 
     def __init__(self, figure: plots._Updatable, controls: dict[str, widgets.ValueWidget], caption: str,
@@ -248,6 +256,7 @@ class Interactive:
         reset = widgets.Button(description="Reset", tooltip="Put every control back to its default value",
                                icon="undo", layout=widgets.Layout(width="90px"))
         reset.on_click(lambda _: self.reset())
+        reset.add_class("dpteach-reset")
         self._batch = False
         self._scheduled = False          # a draw of the newest values is due (see _on_change)
         self._finished = 0.0             # when the last draw ended (time.perf_counter)
@@ -258,7 +267,11 @@ class Interactive:
         self.directions = {name: label for name, label in ((n, direction_label(c)) for n, c in controls.items())
                            if label is not None}
         rows = [w for name, c in controls.items() for w in (c, self.directions.get(name)) if w is not None]
-        self.widget = widgets.VBox([widgets.HBox([widgets.VBox(rows), reset]), self.status, self.image])
+        # the access widget sits under the controls: the box's children stay [controls, status, image], as the
+        # slides lay them out (publish/slides/sizing.py)
+        self.access = FigureAccess()
+        self.widget = widgets.VBox([widgets.HBox([widgets.VBox([*rows, self.access]), reset]), self.status,
+                                    self.image])
         # live slides (make present) lay an interactive figure out as controls beside a screen-high figure
         self.widget.add_class("dpteach-interactive")
         self.result: dict = {}
@@ -303,6 +316,7 @@ class Interactive:
             return self.result
         self.status.value = ""
         self.image.value = self.figure.png()
+        self.access.show(self.figure)
         self._drawn = self.values()
         self._finished = time.perf_counter()
         return self.result
