@@ -21,7 +21,6 @@ import nbformat
 import pytest
 from helpers import ARTIFACTS, ROOT, axe_source, needs_chromium
 
-from dpteach import plots
 from dpteach.publish.labserver import KERNEL_READY, open_notebook, run_all, running_lab
 
 pytestmark = needs_chromium
@@ -168,9 +167,9 @@ def test_every_control_and_figure_speaks(browser, lab, stem):
     page.screenshot(path=str(ARTIFACTS / f"lab_a11y_{stem}.png"))
     assert not errors, errors
     page.close()
-    if found["static"]:      # everything above held; the static figures are the figures' part of issue 50
-        pytest.xfail(f"{len(found['static'])} static figure(s) without alt: JupyterLab's PNG renderer drops the "
-                     f"output's alt metadata ({sorted({v['id'] for v in found['static']})})")
+    # a still figure keeps its alt in the lab: it is sent as text/html (<img alt>), since JupyterLab's PNG renderer
+    # drops an image/png output's alt metadata
+    assert not found["static"], found["static"]
 
 
 def _move_first_slider(page, box_index: int) -> dict:
@@ -200,18 +199,13 @@ def _move_first_slider(page, box_index: int) -> dict:
 def test_a_moved_slider_changes_the_alt_and_the_live_region_says_it(browser, lab, stem):
     page, errors = _open_and_run(browser, lab, f"notebooks/{stem}.ipynb", stem)
     boxes = page.locator(".jp-OutputArea-output :is(.dpteach-interactive, .dpteach-precomputed)").count()
-    changed = 0
     for i in range(boxes):
         said = _move_first_slider(page, i)
         assert said["focused"], f"figure {i}: the focus left the slider"
         assert said["valuetext"] == said["readout"], said
         assert said["alt"].strip()
-        if said["alt"] != said["before"]:
-            changed += 1
-            assert said["live"] == said["alt"], f"figure {i}: the live region says {said['live']!r}"
-        else:   # until the figures' alt texts are written from their data, some do not change with every slider
-            assert not DATA_WRITTEN, f"figure {i}: the alt did not change: {said['alt']!r}"
-    assert changed, "no figure's alt changed when its slider moved"
+        assert said["alt"] != said["before"], f"figure {i}: the alt did not change: {said['alt']!r}"
+        assert said["live"] == said["alt"], f"figure {i}: the live region says {said['live']!r}"
     _a_drag_is_announced_once_it_rests(page)
     assert not errors, errors
     page.close()
@@ -247,10 +241,6 @@ def _a_drag_is_announced_once_it_rests(page):
     assert len(said) == 1 + pauses, f"{len(said)} announcements for {len(alts)} new alts with {pauses} pauses: {said}"
     assert said[-1] == box.locator("img.widget-image").first.get_attribute("alt")
     assert handle.evaluate("h => document.activeElement === h")
-
-
-#: The figures' data-written text alternatives come with their data tables (dpteach/plots/_base.py, issue 50)
-DATA_WRITTEN = hasattr(plots._base._Updatable, "data_table")
 
 
 def _walk(page, box, data_toggle: bool = True):
@@ -303,8 +293,6 @@ def test_the_data_toggle_and_the_curve_explorer_with_the_keyboard(browser, lab):
     page.close()
 
 
-@pytest.mark.skipif(not hasattr(plots.LaplaceDensityFigure, "explore_points"),
-                    reason="LaplaceDensityFigure.explore_points() has not landed (the figures' part of issue 50)")
 def test_the_laplace_density_is_walked_with_the_arrow_keys(browser, lab):
     page, errors = _open_and_run(browser, lab, "notebooks/02_laplace_distribution.ipynb", "02")
     box = page.locator(".jp-OutputArea-output .dpteach-interactive").first

@@ -17,7 +17,6 @@ import ipywidgets as widgets
 import pytest
 from helpers import ROOT, control_values, widget_factories
 
-from dpteach import plots
 from dpteach.widgets import Interactive, precomputed
 from dpteach.widgets._a11y import ESM, FigureAccess, check_points, check_table
 from dpteach.widgets._base import HANDLE_COLOR
@@ -60,12 +59,6 @@ def test_every_figure_has_a_text_alternative_that_follows_its_controls(factory):
         assert w.access.alt == w.figure.alt_text()
 
 
-#: The figures' data-written text alternatives come with their data tables (dpteach/plots/_base.py, issue 50)
-DATA_WRITTEN = hasattr(plots._base._Updatable, "data_table")
-
-
-@pytest.mark.skipif(not DATA_WRITTEN, reason="the figures' data-written alt texts (plots._base._Updatable.data_table) "
-                                             "have not landed: alt_text() still names only titles and axes")
 @pytest.mark.parametrize("factory", list(FACTORIES.values()), ids=list(FACTORIES))
 def test_the_text_alternative_changes_when_a_control_changes_the_picture(factory):
     w = factory()
