@@ -44,7 +44,7 @@ class SensitivityNormsFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.4)
         with styled():
             ax = self.ax
-            (self.laplace,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"],
+            (self.laplace,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"], ls="-.",
                                         label="Laplace, Δ₁f = k: std √2·k/ε")
             (self.gauss,) = ax.loglog(self.ks, self.ks, color=PALETTE["blue"],
                                       label="Gaussian, Δ₂f = √k: analytic σ")
@@ -59,14 +59,17 @@ class SensitivityNormsFigure(_Updatable):
             ax.legend(loc="lower right")
             _plain_log_axes(ax)
         self.dynamic = [self.laplace, self.gauss, self.classical, self.cross, ax.title]
+        #: the rows of the data table: k = 1, 10, 100, … up to ``k_max``
+        self._rows = [10 ** e for e in range(int(math.log10(top)) + 1)]
+        self._drawn: dict | None = None
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.epsilon(epsilon)
         unit = gaussian_sigma(1.0, eps, delta)                 # σ is proportional to Δ₂f
         laplace = math.sqrt(2) * self.ks / eps
         gauss = np.sqrt(self.ks) * unit
-        classical = (np.sqrt(self.ks) * classical_gaussian_sigma(1.0, eps, delta) if eps < 1
-                     else np.full(self.ks.shape, np.nan))
+        c_unit = classical_gaussian_sigma(1.0, eps, delta) if eps < 1 else math.nan
+        classical = np.sqrt(self.ks) * c_unit
         crossover = laplace_gaussian_crossover(eps, delta)      # √2·k/ε = √k·σ₁
         self.laplace.set_ydata(laplace)
         self.gauss.set_ydata(gauss)
@@ -76,8 +79,38 @@ class SensitivityNormsFigure(_Updatable):
                  else f"at every k (the lines cross at k ≈ {crossover:.2g}, left of the axis)")
         self.ax.title.set_text(f"ε = {eps:.3g}, δ = {power_text(delta)}: Laplace noise grows like k, Gaussian like √k;\n"
                                f"the Gaussian adds less noise {where}")
-        return {"epsilon": eps, "delta": delta, "k": self.ks, "laplace_std": laplace, "gaussian_std": gauss,
-                "classical_std": classical, "crossover": crossover, "sigma_per_unit_sensitivity": unit}
+        self._drawn = {"epsilon": eps, "delta": delta, "k": self.ks, "laplace_std": laplace, "gaussian_std": gauss,
+                       "classical_std": classical, "crossover": crossover, "sigma_per_unit_sensitivity": unit}
+        self._units = (math.sqrt(2) / eps, unit, c_unit)     # each line's std at k = 1: × k, × √k, × √k
+        return self._drawn
+
+    def _stds(self, k: int) -> tuple[float, float, float]:
+        """The three lines' std at k (the figure's formulas: √2·k/ε, √k·σ₁, √k·c/ε)."""
+        laplace, gauss, classical = self._units
+        return laplace * k, gauss * math.sqrt(k), classical * math.sqrt(k)
+
+    def alt_text(self) -> str:
+        """A log–log line chart of the noise per answer against k, and where the Gaussian starts to add less."""
+        what = ("Line chart, log–log: the noise standard deviation per answer against k, the number of counting "
+                "queries one person can all change, for the Laplace mechanism (Δ₁f = k) and the Gaussian (Δ₂f = √k)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        k = self._rows[min(2, len(self._rows) - 1)]
+        laplace, gauss, _ = self._stds(k)
+        where = (f"beyond k ≈ {_number(r['crossover'])}" if r["crossover"] >= 1 else "at every k")
+        return (f"{what}, at ε = {r['epsilon']:.3g}, δ = {power_text(r['delta'])}. Laplace noise grows like k, "
+                f"Gaussian like √k: at k = {k:,} Laplace's std is {_number(laplace)} and the Gaussian's "
+                f"{_number(gauss)}; the Gaussian adds less noise {where}.")
+
+    def data_table(self) -> dict | None:
+        """The three lines at k = 1, 10, 100, …; "—" where Theorem 3.22 does not apply (ε ≥ 1)."""
+        r = self._drawn
+        if r is None:
+            return None
+        return {"caption": f"Noise std per answer at ε = {r['epsilon']:.3g}, δ = {power_text(r['delta'])}",
+                "columns": ["k", "Laplace std", "Gaussian std (analytic σ)", "Gaussian std (Theorem 3.22)"],
+                "rows": [[f"{k:,}", *(_cell(v) for v in self._stds(k))] for k in self._rows]}
 
 
 class GaussianCalibrationFigure(_Updatable):
@@ -112,6 +145,7 @@ class GaussianCalibrationFigure(_Updatable):
             _plain_log_axes(ax)
         self.dynamic = [self.analytic, self.classical, self.dots, self.marker, ax.title]
         self._curves: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self._drawn: dict | None = None
 
     #: curves kept, by δ (60 + 60 floats each)
     MAX_CURVES = 512
@@ -149,8 +183,33 @@ class GaussianCalibrationFigure(_Updatable):
         else:
             text = f"ε = {eps:.3g}, δ = {power_text(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n(Theorem 3.22 needs ε < 1)"
         self.ax.title.set_text(text)
-        return {"epsilon": eps, "delta": delta, "grid": self.grid, "analytic": analytic, "classical": classical,
-                "sigma": sigma, "classical_sigma": c_sigma}
+        self._drawn = {"epsilon": eps, "delta": delta, "grid": self.grid, "analytic": analytic, "classical": classical,
+                       "sigma": sigma, "classical_sigma": c_sigma}
+        return self._drawn
+
+    def alt_text(self) -> str:
+        """A log–log line chart of σ/Δ₂f against ε, and the two σ at the slider's ε and δ."""
+        what = ("Line chart, log–log: the Gaussian mechanism's noise σ per unit of Δ₂f against ε from 0.05 to 10, "
+                "the analytic calibration against Theorem 3.22's c/ε (defined for ε < 1)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        eps, sigma, c_sigma = r["epsilon"], r["sigma"], r["classical_sigma"]
+        head = f"{what}, at δ = {power_text(r['delta'])}. At ε = {eps:.3g} the analytic σ is {sigma:.3g}·Δ₂f"
+        if eps < 1:
+            return f"{head}; Theorem 3.22 asks for {c_sigma:.3g}·Δ₂f ({c_sigma / sigma - 1:.0%} more noise)."
+        return f"{head}; Theorem 3.22 needs ε < 1."
+
+    def data_table(self) -> dict | None:
+        """Both curves at every fifth ε of the grid, and the slider's ε."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[f"{self.grid[i]:.3g}", f"{r['analytic'][i]:.3g}", _cell(r["classical"][i])]
+                for i in range(0, self.grid.size, 5)]
+        rows.append([f"{r['epsilon']:.3g} (the slider's)", f"{r['sigma']:.3g}", _cell(r["classical_sigma"])])
+        return {"caption": f"σ / Δ₂f against ε at δ = {power_text(r['delta'])}",
+                "columns": ["ε", "analytic σ / Δ₂f", "Theorem 3.22's c/ε"], "rows": rows}
 
 
 class PrivacyCurveFigure(_Updatable):
@@ -178,7 +237,7 @@ class PrivacyCurveFigure(_Updatable):
                         label=rf"Laplace b = {b:g}, one count: 1 − $e^{{(\varepsilon - 1/b)/2}}$")
             ax.semilogy(dots, np.maximum(lap_pld, 1e-300), "o", color=PALETTE["vermillion"], ms=6,
                         label="accountant")
-            ax.semilogy(self.grid, gau_exact, color=PALETTE["blue"],
+            ax.semilogy(self.grid, gau_exact, color=PALETTE["blue"], ls="--",
                         label=f"Gaussian std {s:.3g}, k = {kk:,}: analytic with Δ₂ = √k")
             ax.semilogy(dots, gau_pld, "s", color=PALETTE["blue"], ms=6, label=f"accountant, {kk:,}-fold convolution")
             ax.set_ylim(1e-12, 1.5)
@@ -193,3 +252,33 @@ class PrivacyCurveFigure(_Updatable):
                      "gaussian_exact": gau_exact, "gaussian_accountant": gau_pld,
                      "laplace_max_abs_error": float(np.abs(lap_pld - lap_exact[::15]).max()),
                      "gaussian_max_rel_error": float(np.abs(gau_pld[inside] / gau_exact[::15][inside] - 1).max())}
+        self.laplace_scale, self.k, self.std = b, kk, s
+
+    def alt_text(self) -> str:
+        """A log-scale chart of δ(ε): the closed forms as lines, the accountant's dots on them, and how close."""
+        d = self.data
+        return (f"Line chart, log scale: δ(ε) against ε from 0 to 3 for the Laplace mechanism with b = "
+                f"{self.laplace_scale:g} on one count and for k = {self.k:,} Gaussian coordinates of std "
+                f"{self.std:.3g}: the closed forms as lines, the privacy accountant's values as dots. The dots land "
+                f"on the lines: the largest error is {_small(d['laplace_max_abs_error'])} for Laplace and "
+                f"{_small(d['gaussian_max_rel_error'])} (relative) for the Gaussian.")
+
+    def data_table(self) -> dict | None:
+        """δ(ε) at each dot: the closed forms and the accountant's values."""
+        d = self.data
+        rows = [[f"{e:.2f}", f"{d['laplace_exact'][15 * i]:.3g}", f"{d['laplace_accountant'][i]:.3g}",
+                 f"{d['gaussian_exact'][15 * i]:.3g}", f"{d['gaussian_accountant'][i]:.3g}"]
+                for i, e in enumerate(d["dots"])]
+        return {"caption": f"δ(ε): Laplace b = {self.laplace_scale:g}, Gaussian std {self.std:.3g} with k = {self.k:,}",
+                "columns": ["ε", "Laplace, formula", "Laplace, accountant", "Gaussian, formula",
+                            "Gaussian, accountant"], "rows": rows}
+
+
+def _small(value: float) -> str:
+    """A small positive number in one significant figure, as a power of ten (2·10⁻⁷), or 0."""
+    return power_text(float(f"{value:.1g}")) if value > 0 else "0"
+
+
+def _cell(value: float) -> str:
+    """A table cell: three significant figures, or "—" where the curve has no value (NaN)."""
+    return "—" if math.isnan(value) else _number(value)
