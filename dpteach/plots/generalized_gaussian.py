@@ -7,6 +7,7 @@ import math
 
 import matplotlib.ticker
 import numpy as np
+from matplotlib.colors import to_rgba
 
 from .. import _validate
 from .._text import power_text
@@ -44,9 +45,10 @@ class GeneralizedGaussianDensityFigure(_Updatable):
         with styled():
             for ax in (self.left, self.right):
                 ax.plot(self.x, lap, color=PALETTE["vermillion"], ls="--", lw=1.6, label="Laplace (p = 1)")
-                ax.plot(self.x, gau, color=PALETTE["sky"], ls="--", lw=1.6, label="Gaussian")
-            self.hist = self.left.stairs(np.zeros(72), self.edges, fill=True, color=PALETTE["green"], alpha=0.25,
-                                         label=f"{self.n:,} samples")
+                ax.plot(self.x, gau, color=PALETTE["sky"], ls=":", lw=1.8, label="Gaussian")
+            # a light fill with a full-colour outline: the histogram's edge reads at 3:1 on white, the fill does not
+            self.hist = self.left.stairs(np.zeros(72), self.edges, fill=True, facecolor=to_rgba(PALETTE["green"], 0.25),
+                                         edgecolor=PALETTE["green"], lw=0.8, label=f"{self.n:,} samples")
             (self.line_left,) = self.left.plot(self.x, gau, color=PALETTE["green"], label="Gen. Gaussian")
             (self.line_right,) = self.right.semilogy(self.x, gau, color=PALETTE["green"])
             self.left.set_ylim(0, 0.75)
@@ -61,6 +63,10 @@ class GeneralizedGaussianDensityFigure(_Updatable):
             self.left.legend(loc="upper left", fontsize="x-small")
             _plain_log_axes(self.right)
         self.dynamic = [self.hist, self.line_left, self.line_right, self.left.title]
+        #: the data table's rows and the walk's points: x = −4, −3.5, …, 4 and every tenth point of the curve
+        self._rows = [int(i) for i in np.flatnonzero(np.isclose(self.x * 2, np.round(self.x * 2)) & (np.abs(self.x) <= 4))]
+        self._laplace, self._gaussian = lap, gau
+        self._drawn: dict | None = None
 
     def update(self, p: float) -> dict:
         pp = _validate.real("p", p, low=1.0, low_open=False, high=1000.0)
@@ -75,8 +81,39 @@ class GeneralizedGaussianDensityFigure(_Updatable):
         gauss_tail = generalized_gaussian_tail(3.0, 2, math.sqrt(2))
         kurtosis = generalized_gaussian_moment(4, pp, sigma)               # variance 1: kurtosis = E X⁴
         self.left.title.set_text(f"p = {pp:.3g}: Pr[|X| > 3] = {tail:.2g}\n(Gaussian {gauss_tail:.2g})")
-        return {"p": pp, "sigma": sigma, "x": self.x, "pdf": pdf, "samples": samples, "tail_beyond_3": tail,
-                "kurtosis": kurtosis}
+        self._drawn = {"p": pp, "sigma": sigma, "x": self.x, "pdf": pdf, "samples": samples, "tail_beyond_3": tail,
+                       "kurtosis": kurtosis, "gaussian_tail": gauss_tail}
+        return self._drawn
+
+    def alt_text(self) -> str:
+        """Density curves at unit variance, the histogram of samples, and the tail beyond 3 std against the Gaussian's."""
+        what = ("Two panels of density curves at unit variance, noise in standard deviations from −4.5 to 4.5: the "
+                "Generalized Gaussian against Laplace (p = 1) and the Gaussian (p = 2), with a histogram of "
+                f"{self.n:,} samples; right, the same densities on a log scale, where the tails show")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        return (f"{what}. At p = {r['p']:.3g}: Pr[|X| > 3] = {r['tail_beyond_3']:.2g} (Gaussian "
+                f"{r['gaussian_tail']:.2g}), peak density {r['pdf'][self.x.size // 2]:.3g}, kurtosis "
+                f"{r['kurtosis']:.3g} (Gaussian 3, Laplace 6).")
+
+    def data_table(self) -> dict | None:
+        """The three densities at x = −4, −3.5, …, 4."""
+        r = self._drawn
+        if r is None:
+            return None
+        return {"caption": f"Densities at unit variance, p = {r['p']:.3g}",
+                "columns": ["noise (std)", f"Gen. Gaussian p = {r['p']:.3g}", "Laplace", "Gaussian"],
+                "rows": [[f"{self.x[i]:g}", f"{r['pdf'][i]:.3g}", f"{self._laplace[i]:.3g}", f"{self._gaussian[i]:.3g}"]
+                         for i in self._rows]}
+
+    def explore_points(self) -> list[dict]:
+        """The Generalized Gaussian density at the slider's p, 73 points from −4.5 to 4.5."""
+        r = self._drawn
+        if r is None:
+            return []
+        return [{"name": f"Generalized Gaussian density, p = {r['p']:.3g}", "x": "noise, in standard deviations",
+                 "y": "density", "points": [[float(x), float(y)] for x, y in zip(self.x[::10], r["pdf"][::10])]}]
 
 
 class ErrorTradeoffFigure(_Updatable):
@@ -154,6 +191,7 @@ class ErrorTradeoffFigure(_Updatable):
         # the Gaussian's point is (1, 1) on every frame (the ratios are to the Gaussian): static
         self.dynamic = [self.gz2, self.gz3, self.lap, self.gau, self.gg, self.k_marker, self.curve, self.points,
                         self.here, self.lap_point, right.title, self.headline]
+        self._drawn = None
 
     def update(self, p: float, k: int, epsilon: float, delta: float) -> dict:
         r = error_tradeoff(p, k, epsilon, delta)
@@ -174,10 +212,40 @@ class ErrorTradeoffFigure(_Updatable):
                                f"Gaussian:\nlargest error {linf[j] - 1:+.1%}, mean error {l1[j] - 1:+.1%} "
                                f"(best: p = {self.P_OPTIONS[best]:g}, {linf[best] - 1:+.1%})")
         self.right.title.set_text(f"each p at k = {r.k:,}")
+        self._drawn = (r, j, best)
         return {"p": r.p, "k": r.k, "epsilon": r.epsilon, "delta": r.delta, "ks": r.ks, "laplace": r.laplace,
                 "gaussian": r.gaussian, "generalized": r.generalized, "lower_bound_shape": r.lower_bound_shape,
                 "sigmas": r.sigmas, "l1_ratio": l1, "linf_ratio": linf, "best_p": r.best_p,
                 "linf_gain": r.linf_gain}
+
+
+    def alt_text(self) -> str:
+        """The two panels, and the headline: the slider's p against the Gaussian, and the best p."""
+        what = ("Two panels. Left, line chart (log–log): the expected largest error of k counting queries, in units of "
+                "the lower bound's shape √(k ln(1/δ))/ε, against k from 10 to 10,000, for Laplace (Δ₁ = k), the "
+                "Gaussian and the Generalized Gaussian, with the growth shapes of Ganesh and Zhao's bounds. Right: "
+                "each p's mean error against its largest error, both relative to the Gaussian's")
+        if self._drawn is None:
+            return what + "."
+        r, j, best = self._drawn
+        i = self.K_OPTIONS.index(r.k)
+        unit = r.lower_bound_shape[i]
+        return (f"{what}. At k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {power_text(r.delta)}, p = {r.p:g} against the "
+                f"Gaussian: largest error {r.linf_ratio[j] - 1:+.1%}, mean error {r.l1_ratio[j] - 1:+.1%} (best: p = "
+                f"{self.P_OPTIONS[best]:g}, {r.linf_ratio[best] - 1:+.1%}); in the left panel's units Laplace is at "
+                f"{r.laplace[i] / unit:.3g}, the Gaussian at {r.gaussian[i] / unit:.3g}, p = {r.p:g} at "
+                f"{r.generalized[i] / unit:.3g}.")
+
+    def data_table(self) -> dict | None:
+        """One row per p: its mean and largest error relative to the Gaussian's, at the slider's k, ε, δ."""
+        if self._drawn is None:
+            return None
+        r, j, _ = self._drawn
+        rows = [[f"{p:g}" + (" (the slider's)" if i == j else ""), f"{r.l1_ratio[i]:.3f}", f"{r.linf_ratio[i]:.3f}"]
+                for i, p in enumerate(self.P_OPTIONS)]
+        return {"caption": f"Each p against the Gaussian at k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {power_text(r.delta)}"
+                           " (p = 1 is Laplace at (ε, δ))",
+                "columns": ["p", "mean |error| ÷ Gaussian's", "E‖noise‖∞ ÷ Gaussian's"], "rows": rows}
 
 
 class SparseVectorFigure(_Updatable):
@@ -196,7 +264,7 @@ class SparseVectorFigure(_Updatable):
         idx = np.arange(d.size)
         self.fig, ax = new_figure(height=4.4)
         with styled():
-            ax.plot(idx, before, ".", color=PALETTE["sky"], ms=2, alpha=0.6, label="|error| of each answer")
+            ax.plot(idx, before, ".", color=PALETTE["blue"], ms=2, label="|error| of each answer")
             ax.axhline(result.threshold, color=PALETTE["vermillion"], lw=2, label="Sparse's threshold T")
             flagged = np.array(result.flagged, dtype=int)
             if flagged.size:
@@ -210,3 +278,23 @@ class SparseVectorFigure(_Updatable):
             ax.set_title(f"Largest error {_number(result.error_before)} before, {_number(result.error_after)} after")
             ax.legend(loc="upper right", fontsize="small", ncols=2)
         self.data = {"before": before, "after": after}
+        self.threshold, self.flagged = float(result.threshold), [int(i) for i in result.flagged]
+        self.error_before, self.error_after = float(result.error_before), float(result.error_after)
+
+    def alt_text(self) -> str:
+        """The scatter of errors, Sparse's threshold, how many it flagged, and the largest error before and after."""
+        n, flagged = self.data["before"].size, len(self.flagged)
+        return (f"Scatter chart: the |error| of each of {n:,} answers after the first release, against the answer's "
+                f"index, with Sparse's threshold T = {_number(self.threshold)}; Sparse flagged {flagged} answer"
+                f"{'' if flagged == 1 else 's'}, answered again. The largest error is {_number(self.error_before)} "
+                f"before and {_number(self.error_after)} after.")
+
+    def data_table(self) -> dict | None:
+        """The flagged answers' errors before and after, or the five largest errors if Sparse flagged none."""
+        before, after = self.data["before"], self.data["after"]
+        rows_of = self.flagged[:25] or [int(i) for i in np.argsort(before)[::-1][:5]]
+        return {"caption": (f"The answers Sparse flagged (threshold T = {_number(self.threshold)})" if self.flagged
+                            else f"Sparse flagged no answer (threshold T = {_number(self.threshold)}): the five "
+                                 "largest errors"),
+                "columns": ["answer", "|error| before", "|error| after"],
+                "rows": [[f"{i:,}", _number(before[i]), _number(after[i])] for i in rows_of]}
