@@ -89,10 +89,10 @@ class HospitalCountFigure(_Updatable):
         self.ax.title.set_text(f"ε = {epsilon:.3g}: ± {_number(within)} (95%); best guess "
                                f"{guess:.1%} (any ε-DP ≤ {belief:.1%})\nnoise Lap({b:.3g}); curves' ratio ≤ exp(ε) = {_number(math.exp(epsilon))}; "
                                f"release {released:,.{1 if abs(released) < 1e4 else 0}f}{beyond}")
-        self._drawn = {"scale": b, "within_95": within, "released": released, "posterior_bound": belief,
-                       "best_guess": guess, "ratio_bound": math.exp(epsilon), "z": z, "with": p_with,
-                       "without": p_without, "epsilon": epsilon, "beyond": beyond}
-        return self._drawn
+        result = {"scale": b, "within_95": within, "released": released, "posterior_bound": belief, "best_guess": guess,
+                  "ratio_bound": math.exp(epsilon), "z": z, "with": p_with, "without": p_without}
+        self._drawn = {**result, "epsilon": epsilon, "beyond": beyond}
+        return result
 
     def alt_text(self) -> str:
         """The two densities, and what ε means for the patient: the 95% range, the best guess and its limit."""
@@ -233,9 +233,10 @@ class CappedReportFigure(_Updatable):
         self.suptitle.set_text(f"c = Δf = {c}, ε = {epsilon:.3g}: noise Lap({_number(b)}), "
                                f"{dropped:.0%} of {self.subject} dropped")
         self.right.title.set_text(f"least error at c = {best}")
-        self._drawn = {"cap": c, "sensitivity": c, "scale": b, "truth": self.truth, "kept": kept, "released": released,
-                       "dropped": float(dropped), "rmse": rmse, "best_cap": best, "epsilon": epsilon, "within": within}
-        return self._drawn
+        result = {"cap": c, "sensitivity": c, "scale": b, "truth": self.truth, "kept": kept, "released": released,
+                  "dropped": float(dropped), "rmse": rmse, "best_cap": best}
+        self._drawn = {**result, "epsilon": epsilon, "within": within}
+        return result
 
     def alt_text(self) -> str:
         """Both panels, and at the slider's c and ε: the noise, what the cap drops, the error and the best cap."""

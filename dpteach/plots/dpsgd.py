@@ -104,10 +104,10 @@ class DPSGDFigure(_Updatable):
         scale = self.models[(epsilon, clip)][0].noise_scale
         self.suptitle.set_text(f"C = {clip:g}, ε = {epsilon:g}: noise Lap({_number(scale)}) a step, "
                                f"median accuracy {np.median(here):.1%}")
-        self._drawn = {"epsilon": epsilon, "clip": clip, "accuracy": here, "median_accuracy": float(np.median(here)),
-                       "baseline_accuracy": self.baseline_accuracy, "noise_scale": scale, "curve": median,
-                       "low": low, "high": high}
-        return self._drawn
+        result = {"epsilon": epsilon, "clip": clip, "accuracy": here, "median_accuracy": float(np.median(here)),
+                  "baseline_accuracy": self.baseline_accuracy, "noise_scale": scale, "curve": median}
+        self._drawn = {**result, "low": low, "high": high}
+        return result
 
     def alt_text(self) -> str:
         """Both panels, and at the slider's ε and C: the noise per step and the accuracy against the baselines."""

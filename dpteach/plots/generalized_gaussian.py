@@ -81,9 +81,10 @@ class GeneralizedGaussianDensityFigure(_Updatable):
         gauss_tail = generalized_gaussian_tail(3.0, 2, math.sqrt(2))
         kurtosis = generalized_gaussian_moment(4, pp, sigma)               # variance 1: kurtosis = E X⁴
         self.left.title.set_text(f"p = {pp:.3g}: Pr[|X| > 3] = {tail:.2g}\n(Gaussian {gauss_tail:.2g})")
-        self._drawn = {"p": pp, "sigma": sigma, "x": self.x, "pdf": pdf, "samples": samples, "tail_beyond_3": tail,
-                       "kurtosis": kurtosis, "gaussian_tail": gauss_tail}
-        return self._drawn
+        result = {"p": pp, "sigma": sigma, "x": self.x, "pdf": pdf, "samples": samples, "tail_beyond_3": tail,
+                  "kurtosis": kurtosis}
+        self._drawn = {**result, "gaussian_tail": gauss_tail}
+        return result
 
     def alt_text(self) -> str:
         """Density curves at unit variance, the histogram of samples, and the tail beyond 3 std against the Gaussian's."""

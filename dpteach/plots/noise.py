@@ -198,9 +198,9 @@ class DiscreteLaplaceFigure(_NeighbourPmfs):
         ratio = float(np.max(px / py))
         self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise, scale Δf/ε = {t:.3g}; "
                                f"max ratio {ratio:.3f} = exp(ε)")   # no mathtext: parsed anew each frame
-        self._drawn = {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio,
-                       "sensitivity": sensitivity, "peak": peak}
-        return self._drawn
+        result = {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
+        self._drawn = {**result, "peak": peak}
+        return result
 
     def alt_text(self) -> str:
         """The pmfs, and the scale, the chance of no noise and the largest ratio (e^ε) at the slider's ε."""
@@ -259,9 +259,10 @@ class DiscreteGaussianFigure(_NeighbourPmfs):
         self.note.set_text("\n".join(lines))
         self.ax.title.set_text(f"σ = {s:.3g}: ρ = Δ²/(2σ²) = {rho:.3g}-zCDP; "
                                f"variance {var:.4g} (σ² = {s * s:.4g})")   # no mathtext: parsed anew each frame
-        self._drawn = {"sigma": s, "z": self.z, "pmf_x": px, "pmf_y": py, "rho": rho, "variance": var,
-                       "epsilon_zcdp": converted, "epsilon_exact": exact, "peak": peak}
-        return self._drawn
+        result = {"sigma": s, "z": self.z, "pmf_x": px, "pmf_y": py, "rho": rho, "variance": var,
+                  "epsilon_zcdp": converted, "epsilon_exact": exact}
+        self._drawn = {**result, "peak": peak}
+        return result
 
     def alt_text(self) -> str:
         """The pmfs, and ρ, the variance and the two ε at δ = 10⁻⁶ at the slider's σ."""
