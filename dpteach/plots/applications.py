@@ -20,6 +20,7 @@ from ..local import (
     randomized_response_probability,
 )
 from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["CappedReportFigure", "HospitalCountFigure"]
 
@@ -104,18 +105,18 @@ class HospitalCountFigure(_Updatable):
         if r is None:
             return what + "."
         return (f"{what}. At ε = {r['epsilon']:.3g} the noise is Lap({r['scale']:.3g}): 95% of releases within "
-                f"± {_number(r['within_95'])}; the curves' ratio never exceeds exp(ε) = {_number(r['ratio_bound'])}. "
-                f"An attacker's best guess whether the patient is in the data is right {r['best_guess']:.1%} of the "
-                f"time against this count; no ε-DP mechanism allows more than {r['posterior_bound']:.1%}. This "
-                f"release: {r['released']:,.{1 if abs(r['released']) < 1e4 else 0}f}{r['beyond']}.")
+                f"± {_number(r['within_95'])}, the curves' ratio never exceeds exp(ε) = {_number(r['ratio_bound'])}, and "
+                f"this release is {r['released']:,.{1 if abs(r['released']) < 1e4 else 0}f}{r['beyond']}. An attacker's "
+                f"best guess whether the patient is in the data is right {r['best_guess']:.1%} of the time against this "
+                f"count; no ε-DP mechanism allows more than {r['posterior_bound']:.1%}.")
 
     def data_table(self) -> dict | None:
         """Both densities and their ratio at the whole counts around the truth."""
         r = self._drawn
         if r is None:
             return None
-        rows = [[f"{self.z[i]:,.0f}", f"{r['with'][i]:.3g}", f"{r['without'][i]:.3g}",
-                 f"{r['with'][i] / r['without'][i]:.3g}"] for i in self._rows]
+        rows = [[f"{self.z[i]:,.0f}", plain_number(r["with"][i]), plain_number(r["without"][i]),
+                 plain_number(r["with"][i] / r["without"][i])] for i in self._rows]
         return {"caption": f"Density of the released count at ε = {r['epsilon']:.3g} (noise Lap({r['scale']:.3g}))",
                 "columns": ["released count", f"with the patient ({self.count:,})",
                             f"without ({self.count - 1:,})", "ratio"], "rows": rows}
@@ -241,8 +242,8 @@ class CappedReportFigure(_Updatable):
     def alt_text(self) -> str:
         """Both panels, and at the slider's c and ε: the noise, what the cap drops, the error and the best cap."""
         s = self.subject
-        what = (f"Two panels. Left, bar chart of {s} per cell ({', '.join(self.labels)}): every one (outlines), those "
-                f"the cap c keeps (bars) and the release with Laplace noise (dots with their 95% interval). Right, line "
+        what = (f"Two panels: left, a bar chart of {s} per cell ({', '.join(self.labels)}), every one (outlines), those "
+                f"the cap c keeps (bars) and the release with Laplace noise (dots with their 95% interval); right, a line "
                 f"chart of the error per cell against the cap c from 1 to {self.cap_max}: the total (RMS), the bias of "
                 "what the cap drops and the noise")
         r = self._drawn

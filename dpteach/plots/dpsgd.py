@@ -112,10 +112,10 @@ class DPSGDFigure(_Updatable):
     def alt_text(self) -> str:
         """Both panels, and at the slider's ε and C: the noise per step and the accuracy against the baselines."""
         runs = len(self.boundaries)
-        what = (f"Two panels. Left, line chart: test accuracy of DP-SGD against the total ε from "
+        what = (f"Two panels: left, a line chart of the test accuracy of DP-SGD against the total ε from "
                 f"{self.EPSILONS[0]:g} to {self.EPSILONS[-1]:g} (log scale), the median and range of {runs} runs, beside "
                 f"the non-private model's {self.baseline_accuracy:.1%} and always guessing the majority "
-                f"({self.majority:.1%}). Right, scatter of the test patients, age against blood pressure (standardised), "
+                f"({self.majority:.1%}); right, a scatter of the test patients, age against blood pressure (standardised), "
                 f"with the decision boundaries of the {runs} runs and of the non-private model")
         r = self._drawn
         if r is None:

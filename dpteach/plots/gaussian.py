@@ -19,6 +19,7 @@ from ..gaussian import (
 )
 from ..generalized_gaussian.accountant import gaussian_noise, laplace_noise, one_coordinate_delta, privacy_loss_distribution
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["GaussianCalibrationFigure", "PrivacyCurveFigure", "SensitivityNormsFigure"]
 
@@ -266,8 +267,8 @@ class PrivacyCurveFigure(_Updatable):
     def data_table(self) -> dict | None:
         """δ(ε) at each dot: the closed forms and the accountant's values."""
         d = self.data
-        rows = [[f"{e:.2f}", f"{d['laplace_exact'][15 * i]:.3g}", f"{d['laplace_accountant'][i]:.3g}",
-                 f"{d['gaussian_exact'][15 * i]:.3g}", f"{d['gaussian_accountant'][i]:.3g}"]
+        rows = [[f"{e:.2f}", *(plain_number(v) for v in (d["laplace_exact"][15 * i], d["laplace_accountant"][i],
+                                                         d["gaussian_exact"][15 * i], d["gaussian_accountant"][i]))]
                 for i, e in enumerate(d["dots"])]
         return {"caption": f"δ(ε): Laplace b = {self.laplace_scale:g}, Gaussian std {self.std:.3g} with k = {self.k:,}",
                 "columns": ["ε", "Laplace, formula", "Laplace, accountant", "Gaussian, formula",

@@ -22,6 +22,7 @@ from ..generalized_gaussian.errors import GROWTH_K, error_tradeoff
 from ..generalized_gaussian.sparse import SparseVectorRefinement
 from ..generalized_gaussian.table import TABLE_K, TABLE_P
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["ErrorTradeoffFigure", "GeneralizedGaussianDensityFigure", "SparseVectorFigure"]
 
@@ -94,8 +95,8 @@ class GeneralizedGaussianDensityFigure(_Updatable):
         r = self._drawn
         if r is None:
             return what + "."
-        return (f"{what}. At p = {r['p']:.3g}: Pr[|X| > 3] = {r['tail_beyond_3']:.2g} (Gaussian "
-                f"{r['gaussian_tail']:.2g}), peak density {r['pdf'][self.x.size // 2]:.3g}, kurtosis "
+        return (f"{what}. At p = {r['p']:.3g}: Pr[|X| > 3] = {plain_number(r['tail_beyond_3'], 2)} (Gaussian "
+                f"{plain_number(r['gaussian_tail'], 2)}), peak density {r['pdf'][self.x.size // 2]:.3g}, kurtosis "
                 f"{r['kurtosis']:.3g} (Gaussian 3, Laplace 6).")
 
     def data_table(self) -> dict | None:
@@ -105,7 +106,7 @@ class GeneralizedGaussianDensityFigure(_Updatable):
             return None
         return {"caption": f"Densities at unit variance, p = {r['p']:.3g}",
                 "columns": ["noise (std)", f"Gen. Gaussian p = {r['p']:.3g}", "Laplace", "Gaussian"],
-                "rows": [[f"{self.x[i]:g}", f"{r['pdf'][i]:.3g}", f"{self._laplace[i]:.3g}", f"{self._gaussian[i]:.3g}"]
+                "rows": [[f"{self.x[i]:g}", *(plain_number(v[i]) for v in (r["pdf"], self._laplace, self._gaussian))]
                          for i in self._rows]}
 
     def explore_points(self) -> list[dict]:
@@ -222,9 +223,9 @@ class ErrorTradeoffFigure(_Updatable):
 
     def alt_text(self) -> str:
         """The two panels, and the headline: the slider's p against the Gaussian, and the best p."""
-        what = ("Two panels. Left, line chart (log–log): the expected largest error of k counting queries, in units of "
-                "the lower bound's shape √(k ln(1/δ))/ε, against k from 10 to 10,000, for Laplace (Δ₁ = k), the "
-                "Gaussian and the Generalized Gaussian, with the growth shapes of Ganesh and Zhao's bounds. Right: "
+        what = ("Two panels: left, a line chart (log–log) of the expected largest error of k counting queries, in units "
+                "of the lower bound's shape √(k ln(1/δ))/ε, against k from 10 to 10,000, for Laplace (Δ₁ = k), the "
+                "Gaussian and the Generalized Gaussian, with the growth shapes of Ganesh and Zhao's bounds; right, "
                 "each p's mean error against its largest error, both relative to the Gaussian's")
         if self._drawn is None:
             return what + "."

@@ -163,8 +163,8 @@ class TradeoffFigure(_Updatable):
 
     def alt_text(self) -> str:
         """The trade-off plane, and at the slider's ε, k, δ: the best guesses against the limit, the tests' verdict."""
-        what = ("Trade-off plot on the unit square: type-II error β against type-I error α of tests of x against y. "
-                "Shaded, the region no test of an (ε, δ)-DP mechanism can enter; curves, the Laplace mechanism's exact "
+        what = ("Trade-off plot on the unit square: type-II error β against type-I error α of tests of x against y; "
+                "shaded, the region no test of an (ε, δ)-DP mechanism can enter; curves, the Laplace mechanism's exact "
                 "trade-off and Gaussian noise of the same variance; dots with boxes, threshold tests measured on samples")
         r = self._drawn
         if r is None:
@@ -296,10 +296,10 @@ class GaussianCompositionFigure(_Updatable):
 
     def alt_text(self) -> str:
         """Both panels, and at the slider's k: μ√k and the total ε by GDP, zCDP and chapter 06's best accounting."""
-        what = (f"Two panels. Left, trade-off plot: type-II error β against type-I error α for k releases of a count "
-                f"with Gaussian noise of σ = {self.std:.3g}, exactly μ√k-GDP; below their curve, shaded, the region no "
-                "test reaches; one release's curve; dashed, the edges of the (ε, δ) regions two totals promise. Right, "
-                f"line chart (log–log): the total ε at δ = {power_text(self.delta)} against k from {self.ks[0]:,} to "
+        what = (f"Two panels: left, a trade-off plot of type-II error β against type-I error α for k releases of a count "
+                f"with Gaussian noise of σ = {self.std:.3g}, exactly μ√k-GDP (below their curve, shaded, the region no "
+                "test reaches; one release's curve; dashed, the edges of the (ε, δ) regions two totals promise); right, "
+                f"a line chart (log–log) of the total ε at δ = {power_text(self.delta)} against k from {self.ks[0]:,} to "
                 f"{self.ks[-1]:,}, by basic, advanced and optimal composition, zCDP and Gaussian DP")
         if self.k is None:
             return what + "."

@@ -20,6 +20,7 @@ from ..local import (
     survey_estimates,
 )
 from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["LocationDensityFigure", "LocalCentralFigure"]
 
@@ -259,15 +260,15 @@ class LocalCentralFigure(_Updatable):
 
     def alt_text(self) -> str:
         """Both panels, and at the slider's n and ε: the two standard deviations and their ratio."""
-        what = ("Two panels. Left, line chart (log–log): the standard deviation of an estimated proportion against n, "
-                "the people asked, for randomized response (local) and a Laplace count (central), with simulated dots. "
-                f"Right: histograms of the error |estimated − true proportion| of {self.runs:,} simulated surveys at "
+        what = ("Two panels: left, a line chart (log–log) of the standard deviation of an estimated proportion against "
+                "n, the people asked, for randomized response (local) and a Laplace count (central), with simulated "
+                f"dots; right, histograms of the error |estimated − true proportion| of {self.runs:,} simulated surveys at "
                 "the slider's n, on the same log scale of error")
         r = self._drawn
         if r is None:
             return what + "."
         return (f"{what}. At ε = {r['epsilon']:.3g}, n = {r['n']:,}: the local error is {_number(r['ratio'])}× the "
-                f"central, std {r['local_std']:.2g} against {r['central_std']:.2g}; randomized response tells the truth "
+                f"central, std {plain_number(r['local_std'], 2)} against {plain_number(r['central_std'], 2)}; randomized response tells the truth "
                 f"with probability {r['truth_probability']:.2f}.")
 
     def data_table(self) -> dict | None:
@@ -275,7 +276,7 @@ class LocalCentralFigure(_Updatable):
         r = self._drawn
         if r is None:
             return None
-        rows = [[f"{n:,}", f"{r['local_dots'][i]:.2g}", f"{r['central_dots'][i]:.2g}"]
+        rows = [[f"{n:,}", plain_number(r["local_dots"][i], 2), plain_number(r["central_dots"][i], 2)]
                 for i, n in enumerate(self.N_GRID)]
         return {"caption": f"Standard deviation of the estimated proportion at ε = {r['epsilon']:.3g} "
                            f"({self.dot_runs:,} simulated surveys a row)",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate
-from .._text import power_text
 from ..audit import AuditResult
 from ..discrete import (
     discrete_gaussian_epsilon,
@@ -19,6 +18,7 @@ from ..exact_composition import zcdp_to_dp
 from ..floating import textbook_reachable
 from ..laplace import laplace_pdf
 from ._base import PALETTE, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["AuditFigure", "DiscreteGaussianFigure", "DiscreteLaplaceFigure", "FloatGapsFigure"]
 
@@ -133,7 +133,7 @@ class _NeighbourPmfs(_Updatable):
         rows = []
         for i in np.flatnonzero(np.abs(self.z) <= reach):
             px, py = r["pmf_x"][i], r["pmf_y"][i]
-            rows.append([f"{self.z[i]:d}", _probability(px), _probability(py), _ratio(px, py)])
+            rows.append([f"{self.z[i]:d}", plain_number(px), plain_number(py), _ratio(px, py)])
         return {"caption": caption, "columns": ["released count z", "Pr on f(x) = 0",
                                                  f"Pr on {self.neighbour}", "ratio"], "rows": rows}
 
@@ -153,11 +153,6 @@ class _NeighbourPmfs(_Updatable):
         out = np.zeros(2 * pmf.size - 1)
         out[::2] = pmf
         return out
-
-
-def _probability(value: float) -> str:
-    """A probability as the table shows it: 0.462, 0.00123, or 2.8·10⁻⁶ below a thousandth (no e-notation)."""
-    return f"{value:.3g}" if value >= 1e-3 or value == 0 else power_text(value)
 
 
 def _ratio(px: float, py: float) -> str:
