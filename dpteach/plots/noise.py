@@ -137,10 +137,29 @@ class _NeighbourPmfs(_Updatable):
         return {"caption": caption, "columns": ["released count z", "Pr on f(x) = 0",
                                                  f"Pr on {self.neighbour}", "ratio"], "rows": rows}
 
-    def _what(self) -> str:
-        return (f"Bar chart: the {self.noise} pmf, the probability of each released integer count z from "
-                f"−{self.reach} to {self.reach}, on f(x) = 0 (filled bars) and on {self.neighbour} (outlined bars), over "
-                f"the continuous densities (dashed)")
+    def _reading(self, r: dict) -> str:
+        """What the numbers of the last update say (a sentence without its full stop)."""
+        raise NotImplementedError
+
+    def _caption(self, r: dict) -> str:
+        """The data table's caption at the last update."""
+        raise NotImplementedError
+
+    def alt_text(self) -> str:
+        """The two pmfs over the continuous densities, and what the last update's numbers say (:meth:`_reading`)."""
+        what = (f"Bar chart: the {self.noise} pmf, the probability of each released integer count z from "
+                f"−{self.reach} to {self.reach}, on f(x) = 0 (filled bars) and on {self.neighbour} (outlined bars), "
+                "over the continuous densities (dashed)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        above = f"; the continuous peak, {r['peak']:.3g}, is above the axis" if r["peak"] > self.Y_TOP else ""
+        return f"{what}. {self._reading(r)}{above}."
+
+    def data_table(self) -> dict | None:
+        """Both pmfs and their ratio at the integers within ±12 of 0."""
+        r = self._drawn
+        return None if r is None else self._pmf_table(self._caption(r))
 
     def _edges(self, shift: float) -> np.ndarray:
         """Edges of bars of width 0.4 centred on z + shift, with the gaps between them as steps of height 0."""
@@ -197,21 +216,13 @@ class DiscreteLaplaceFigure(_NeighbourPmfs):
         self._drawn = {**result, "peak": peak}
         return result
 
-    def alt_text(self) -> str:
-        """The pmfs, and the scale, the chance of no noise and the largest ratio (e^ε) at the slider's ε."""
-        r = self._drawn
-        if r is None:
-            return self._what() + "."
-        above = f"; the continuous peak, {r['peak']:.3g}, is above the axis" if r["peak"] > self.Y_TOP else ""
-        return (f"{self._what()}. At ε = {r['epsilon']:.3g} the noise is integer, scale Δf/ε = {float(r['scale']):.3g}: "
-                f"Pr[no noise] = {r['pmf_x'][self.reach]:.3g}, and the largest ratio of the two pmfs is "
-                f"{r['max_ratio']:.3f} = exp(ε){above}.")
+    def _reading(self, r: dict) -> str:
+        """The scale, the chance of no noise and the largest ratio (e^ε) at the slider's ε."""
+        return (f"At ε = {r['epsilon']:.3g} the noise is integer, scale Δf/ε = {float(r['scale']):.3g}: Pr[no noise] = "
+                f"{r['pmf_x'][self.reach]:.3g}, and the largest ratio of the two pmfs is {r['max_ratio']:.3f} = exp(ε)")
 
-    def data_table(self) -> dict | None:
-        """Both pmfs and their ratio at z = −12 … 12."""
-        r = self._drawn
-        return None if r is None else self._pmf_table(
-            f"Discrete Laplace pmfs at ε = {r['epsilon']:.3g}, scale {float(r['scale']):.3g}")
+    def _caption(self, r: dict) -> str:
+        return f"Discrete Laplace pmfs at ε = {r['epsilon']:.3g}, scale {float(r['scale']):.3g}"
 
 
 class DiscreteGaussianFigure(_NeighbourPmfs):
@@ -259,20 +270,14 @@ class DiscreteGaussianFigure(_NeighbourPmfs):
         self._drawn = {**result, "peak": peak}
         return result
 
-    def alt_text(self) -> str:
-        """The pmfs, and ρ, the variance and the two ε at δ = 10⁻⁶ at the slider's σ."""
-        r = self._drawn
-        if r is None:
-            return self._what() + "."
-        above = f"; the continuous peak, {r['peak']:.3g}, is above the axis" if r["peak"] > self.Y_TOP else ""
-        return (f"{self._what()}. At σ = {r['sigma']:.3g}: ρ = {r['rho']:.3g}-zCDP, variance {r['variance']:.4g} "
-                f"(σ² = {r['sigma'] ** 2:.4g}); at δ = 10⁻⁶, ε = {r['epsilon_zcdp']:.3g} from ρ (CKS's conversion), "
-                f"exactly {r['epsilon_exact']:.3g} for this release{above}.")
+    def _reading(self, r: dict) -> str:
+        """ρ, the variance and the two ε at δ = 10⁻⁶ at the slider's σ."""
+        return (f"At σ = {r['sigma']:.3g}: ρ = {r['rho']:.3g}-zCDP, variance {r['variance']:.4g} (σ² = "
+                f"{r['sigma'] ** 2:.4g}); at δ = 10⁻⁶, ε = {r['epsilon_zcdp']:.3g} from ρ (CKS's conversion), exactly "
+                f"{r['epsilon_exact']:.3g} for this release")
 
-    def data_table(self) -> dict | None:
-        """Both pmfs and their ratio at z = −12 … 12."""
-        r = self._drawn
-        return None if r is None else self._pmf_table(f"Discrete Gaussian pmfs at σ = {r['sigma']:.3g}")
+    def _caption(self, r: dict) -> str:
+        return f"Discrete Gaussian pmfs at σ = {r['sigma']:.3g}"
 
 
 class AuditFigure(_Updatable):
