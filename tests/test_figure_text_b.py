@@ -319,12 +319,13 @@ def describe(handle, background) -> tuple[tuple, tuple, float, tuple]:
                                        or to_rgba(handle.get_markerfacecolor())[3] == 0)
         shown = over(handle.get_color() if line else handle.get_markeredgecolor(), background, handle.get_alpha())
         return ("line", _dashes(handle) if line else "no line", marker, hollow), shown, contrast(shown, background), shown
+    # a collection's and a patch's colours carry the artist's alpha already (set_alpha rewrites them); a line's do not
     if isinstance(handle, LineCollection):
-        shown = over(_first(handle.get_colors()), background, handle.get_alpha())
+        shown = over(_first(handle.get_colors()), background)
         return ("error bars", repr(handle.get_linestyle())), shown, contrast(shown, background), shown
     if isinstance(handle, PathCollection):
-        face = over(_first(handle.get_facecolor()), background, handle.get_alpha())
-        edge = over(_first(handle.get_edgecolor()), background, handle.get_alpha())
+        face = over(_first(handle.get_facecolor()), background)
+        edge = over(_first(handle.get_edgecolor()), background)
         lw = float(np.max(handle.get_linewidths())) if len(handle.get_linewidths()) else 0.0
         shape = handle.get_paths()[0].vertices.round(3).tobytes() if handle.get_paths() else b""
         best = max((face, edge) if lw > 0 else (face,), key=lambda c: contrast(c, background))
@@ -334,8 +335,8 @@ def describe(handle, background) -> tuple[tuple, tuple, float, tuple]:
             face = over(handle.get_facecolor(), background) if handle.get_fill() else tuple(to_rgb(background))
             edge, lw = over(handle.get_edgecolor(), background), handle.get_linewidth()
         else:
-            face = over(_first(handle.get_facecolor()), background, handle.get_alpha())
-            edge = over(_first(handle.get_edgecolor()), background, handle.get_alpha())
+            face = over(_first(handle.get_facecolor()), background)
+            edge = over(_first(handle.get_edgecolor()), background)
             lw = float(np.max(handle.get_linewidths())) if len(handle.get_linewidths()) else 0.0
         hatch = handle.get_hatch() or ""
         filled = contrast(face, background) > 1.01
@@ -362,7 +363,8 @@ def hue_only_pairs(fig) -> list[str]:
 
 
 def faint_lines(fig, dynamic) -> list[tuple[str, tuple]]:
-    """Legend entries, and lines that ``update`` moves, drawn under 3:1 on their background: (what, colour)."""
+    """Legend entries, and lines, areas and marks that ``update`` moves, drawn under 3:1 on their background:
+    (what, colour)."""
     out = []
     for legend, background in _legends(fig):
         for text, handle in zip(legend.texts, legend.legend_handles):
@@ -370,10 +372,10 @@ def faint_lines(fig, dynamic) -> list[tuple[str, tuple]]:
             if ratio < 3:
                 out.append((f"{text.get_text()!r}: {ratio:.2f}:1", best))
     for artist in dynamic:
-        if isinstance(artist, Line2D) and artist.get_visible() and artist.axes is not None:
+        if isinstance(artist, (Line2D, Patch, Collection)) and artist.get_visible() and artist.axes is not None:
             _, _, ratio, best = describe(artist, artist.axes.get_facecolor())
             if ratio < 3:
-                out.append((f"a line update moves ({artist.get_label()!r}): {ratio:.2f}:1", best))
+                out.append((f"a {type(artist).__name__} update moves ({artist.get_label()!r}): {ratio:.2f}:1", best))
     return out
 
 

@@ -165,7 +165,8 @@ class ErrorTradeoffFigure(_Updatable):
             (self.curve,) = right.plot(self.ps, self.ps, "-", color=PALETTE["green"], lw=1.5)
             (self.points,) = right.plot(self.ps, self.ps, "o", color=PALETTE["green"], ms=5,
                                         label=f"p = {self.P_OPTIONS[0]:g}…{self.P_OPTIONS[-1]:g}")
-            (self.here,) = right.plot([1], [1], "o", color=PALETTE["green"], ms=13, mfc="none", mew=2.5,
+            # a hollow diamond around the slider's p: a marker of its own, not only a larger ring in the same hue
+            (self.here,) = right.plot([1], [1], "D", color=PALETTE["green"], ms=13, mfc="none", mew=2.5,
                                       label="the slider's p")
             (self.gauss_point,) = right.plot([1], [1], "s", color=PALETTE["blue"], ms=10, label="Gaussian")
             (self.lap_point,) = right.plot([1], [1], "v", color=PALETTE["vermillion"], ms=10,
