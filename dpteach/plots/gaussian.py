@@ -261,8 +261,8 @@ class PrivacyCurveFigure(_Updatable):
         return (f"Line chart, log scale: δ(ε) against ε from 0 to 3 for the Laplace mechanism with b = "
                 f"{self.laplace_scale:g} on one count and for k = {self.k:,} Gaussian coordinates of std "
                 f"{self.std:.3g}: the closed forms as lines, the privacy accountant's values as dots. The dots land "
-                f"on the lines: the largest error is {_small(d['laplace_max_abs_error'])} for Laplace and "
-                f"{_small(d['gaussian_max_rel_error'])} (relative) for the Gaussian.")
+                f"on the lines: the largest error is {_within(d['laplace_max_abs_error'], 1e-5)} for Laplace and "
+                f"{_within(d['gaussian_max_rel_error'], 1e-3, relative=True)} (relative) for the Gaussian.")
 
     def data_table(self) -> dict | None:
         """δ(ε) at each dot: the closed forms and the accountant's values."""
@@ -275,9 +275,13 @@ class PrivacyCurveFigure(_Updatable):
                             "Gaussian, accountant"], "rows": rows}
 
 
-def _small(value: float) -> str:
-    """A small positive number in one significant figure, as a power of ten (2·10⁻⁷), or 0."""
-    return power_text(float(f"{value:.1g}")) if value > 0 else "0"
+def _within(error: float, bound: float, relative: bool = False) -> str:
+    """An error as a still figure's alt text states it: "under" the tolerance its tests hold it to when it is (a
+    rounding error of 10⁻¹⁶ differs from one machine to the next, and nbval compares the stored text), else its
+    value."""
+    if error < bound:
+        return f"under {bound:.1%}" if relative else f"under {power_text(bound)}"
+    return f"{error:.1%}" if relative else plain_number(error, 2)
 
 
 def _cell(value: float) -> str:
