@@ -13,14 +13,8 @@ from .composition import AdvancedCompositionFigure, AveragingFigure, BudgetFigur
 from .counting import CountErrorBySizeFigure, CountingVsHistogramFigure
 from .dpsgd import DPSGDFigure
 from .exact_composition import ExactCompositionFigure
-from .gaussian import (
-    ErrorTradeoffFigure,
-    GaussianCalibrationFigure,
-    GeneralizedGaussianDensityFigure,
-    PrivacyCurveFigure,
-    SensitivityNormsFigure,
-    SparseVectorFigure,
-)
+from .gaussian import GaussianCalibrationFigure, PrivacyCurveFigure, SensitivityNormsFigure
+from .generalized_gaussian import ErrorTradeoffFigure, GeneralizedGaussianDensityFigure, SparseVectorFigure
 from .hypothesis import GaussianCompositionFigure, TradeoffFigure
 from .laplace import LaplaceDensityFigure, PrivacyLossFigure, TailFigure
 from .local import LocalCentralFigure, LocationDensityFigure

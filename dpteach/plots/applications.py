@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from matplotlib.colors import to_rgba
 
 from .. import _validate
 from ..applications import capping_error
@@ -19,6 +20,7 @@ from ..local import (
     randomized_response_probability,
 )
 from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["CappedReportFigure", "HospitalCountFigure"]
 
@@ -52,8 +54,10 @@ class HospitalCountFigure(_Updatable):
             (self.with_line,) = ax.plot(self.z, self.z, color=PALETTE["blue"], label=f"with the patient (count {count:,})")
             (self.without_line,) = ax.plot(self.z, self.z, color=PALETTE["orange"], ls="--",
                                            label=f"without (count {count - 1:,})")
-            self.band = ax.axvspan(0, 1, color=PALETTE["sky"], alpha=0.2, label="95% of releases")
-            self.release = ax.axvline(count, color=PALETTE["vermillion"], lw=2, label="one release")
+            # a light fill with full-colour edges: the band's edges read at 3:1 on white, its fill does not
+            self.band = ax.axvspan(0, 1, facecolor=to_rgba(PALETTE["sky"], 0.2), edgecolor=PALETTE["sky"], lw=1.2,
+                                   label="95% of releases")
+            self.release = ax.axvline(count, color=PALETTE["vermillion"], lw=2, ls="-.", label="one release")
             ax.set_yscale("log")
             ax.set_xlim(self.z[0], self.z[-1])
             ax.set_ylim(*self.Y_LIMITS)
@@ -64,6 +68,9 @@ class HospitalCountFigure(_Updatable):
             # below the axes: the band covers the whole width at small ε, the curves reach the top at large ε
             self.fig.legend(loc="outside lower center", ncols=2, fontsize="small")
         self.dynamic = [self.with_line, self.without_line, self.band, self.release, ax.title]
+        #: the data table's rows: the whole counts from 6 below the true count to 5 above (indices into z)
+        self._rows = [int(np.argmin(np.abs(self.z - c))) for c in range(count - 6, count + 6)]
+        self._drawn: dict | None = None
 
     def update(self, epsilon: float) -> dict:
         b = laplace_scale(1.0, epsilon)
@@ -83,8 +90,47 @@ class HospitalCountFigure(_Updatable):
         self.ax.title.set_text(f"ε = {epsilon:.3g}: ± {_number(within)} (95%); best guess "
                                f"{guess:.1%} (any ε-DP ≤ {belief:.1%})\nnoise Lap({b:.3g}); curves' ratio ≤ exp(ε) = {_number(math.exp(epsilon))}; "
                                f"release {released:,.{1 if abs(released) < 1e4 else 0}f}{beyond}")
-        return {"scale": b, "within_95": within, "released": released, "posterior_bound": belief, "best_guess": guess,
-                "ratio_bound": math.exp(epsilon), "z": z, "with": p_with, "without": p_without}
+        result = {"scale": b, "within_95": within, "released": released, "posterior_bound": belief, "best_guess": guess,
+                  "ratio_bound": math.exp(epsilon), "z": z, "with": p_with, "without": p_without}
+        self._drawn = {**result, "epsilon": epsilon, "beyond": beyond}
+        return result
+
+    def alt_text(self) -> str:
+        """The two densities, and what ε means for the patient: the 95% range, the best guess and its limit."""
+        c = self.count
+        what = (f"Line chart, log scale: the density of the released count of patients with the condition, with the "
+                f"patient (true count {c:,}) and without (count {c - 1:,}), with the band that holds 95% of releases "
+                "and one release")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        return (f"{what}. At ε = {r['epsilon']:.3g} the noise is Lap({r['scale']:.3g}): 95% of releases within "
+                f"± {_number(r['within_95'])}, the curves' ratio never exceeds exp(ε) = {_number(r['ratio_bound'])}, and "
+                f"this release is {r['released']:,.{1 if abs(r['released']) < 1e4 else 0}f}{r['beyond']}. An attacker's "
+                f"best guess whether the patient is in the data is right {r['best_guess']:.1%} of the time against this "
+                f"count; no ε-DP mechanism allows more than {r['posterior_bound']:.1%}.")
+
+    def data_table(self) -> dict | None:
+        """Both densities and their ratio at the whole counts around the truth."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[f"{self.z[i]:,.0f}", plain_number(r["with"][i]), plain_number(r["without"][i]),
+                 plain_number(r["with"][i] / r["without"][i])] for i in self._rows]
+        return {"caption": f"Density of the released count at ε = {r['epsilon']:.3g} (noise Lap({r['scale']:.3g}))",
+                "columns": ["released count", f"with the patient ({self.count:,})",
+                            f"without ({self.count - 1:,})", "ratio"], "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        """Both densities, 81 points each over the window of counts shown."""
+        r = self._drawn
+        if r is None:
+            return []
+        z = [round(x, 6) for x in self.z[::10].tolist()]
+        return [{"name": name, "x": "released count", "y": "density",
+                 "points": [[x, float(y)] for x, y in zip(z, r[key][::10])]}
+                for name, key in ((f"with the patient (count {self.count:,})", "with"),
+                                  (f"without (count {self.count - 1:,})", "without"))]
 
 
 def _bar_edges(k: int, width: float = 0.8) -> np.ndarray:
@@ -163,6 +209,7 @@ class CappedReportFigure(_Updatable):
         line, _, (bars,) = self.released.lines
         self.dynamic = [self.kept_bars, line, bars, self.note, self.rmse_line, self.noise_line, self.marker,
                         right.title, self.suptitle]
+        self._drawn: dict | None = None
 
     def update(self, cap: int, epsilon: float) -> dict:
         c = _validate.integer("cap", cap, low=1, high=self.cap_max)
@@ -187,7 +234,34 @@ class CappedReportFigure(_Updatable):
         self.suptitle.set_text(f"c = Δf = {c}, ε = {epsilon:.3g}: noise Lap({_number(b)}), "
                                f"{dropped:.0%} of {self.subject} dropped")
         self.right.title.set_text(f"least error at c = {best}")
-        return {"cap": c, "sensitivity": c, "scale": b, "truth": self.truth, "kept": kept, "released": released,
-                "dropped": float(dropped), "rmse": rmse, "best_cap": best}
+        result = {"cap": c, "sensitivity": c, "scale": b, "truth": self.truth, "kept": kept, "released": released,
+                  "dropped": float(dropped), "rmse": rmse, "best_cap": best}
+        self._drawn = {**result, "epsilon": epsilon, "within": within}
+        return result
+
+    def alt_text(self) -> str:
+        """Both panels, and at the slider's c and ε: the noise, what the cap drops, the error and the best cap."""
+        s = self.subject
+        what = (f"Two panels: left, a bar chart of {s} per cell ({', '.join(self.labels)}), every one (outlines), those "
+                f"the cap c keeps (bars) and the release with Laplace noise (dots with their 95% interval); right, a line "
+                f"chart of the error per cell against the cap c from 1 to {self.cap_max}: the total (RMS), the bias of "
+                "what the cap drops and the noise")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        c = r["cap"]
+        return (f"{what}. At c = Δf = {c}, ε = {r['epsilon']:.3g}: noise Lap({_number(r['scale'])}), 95% within "
+                f"±{_number(r['within'])}; {r['dropped']:.0%} of {s} dropped; RMS error {_number(r['rmse'][c - 1])} per "
+                f"cell; the least error is at c = {r['best_cap']}.")
+
+    def data_table(self) -> dict | None:
+        """One row per cell: every event, those kept and the release."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[label, f"{self.truth[i]:,.0f}", f"{r['kept'][i]:,.0f}", f"{r['released'][i]:,.1f}"]
+                for i, label in enumerate(self.labels[:25])]
+        return {"caption": f"{self.subject} per cell, capped at c = {r['cap']}, released at ε = {r['epsilon']:.3g}",
+                "columns": ["cell", f"all {self.subject}", "kept by the cap", "released"], "rows": rows}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgba
 
 from .. import _validate
 from ..dpsgd import dpsgd_logistic_regression, logistic_regression
@@ -41,7 +42,9 @@ class DPSGDFigure(_Updatable):
         self.boundary = {key: [self._boundary(m.weights) for m in runs] for key, runs in self.models.items()}
         with styled():
             left, right = self.left, self.right
-            self.band = left.fill_between(eps, eps, eps, color=PALETTE["sky"], alpha=0.35, label=f"range of {reps} runs")
+            # a light fill edged in the median's colour: the edge reads at 3:1 on white, the fill does not
+            self.band = left.fill_between(eps, eps, eps, facecolor=to_rgba(PALETTE["sky"], 0.35),
+                                          edgecolor=PALETTE["blue"], lw=0.8, label=f"range of {reps} runs")
             (self.median_line,) = left.semilogx(eps, eps, "o-", color=PALETTE["blue"], label="DP-SGD (median)")
             left.axhline(self.baseline_accuracy, color=PALETTE["black"], ls="--", lw=1.5,
                          label=f"no privacy: {self.baseline_accuracy:.1%}")
@@ -54,17 +57,20 @@ class DPSGDFigure(_Updatable):
             left.set_ylim(0.2, 1.0)
             left.set_title("accuracy against ε")
             _plain_log_axes(left)
-            colours = np.where(self.test_y == 1, PALETTE["vermillion"], PALETTE["sky"])
-            right.scatter(self.test_x[:, 0], self.test_x[:, 1], c=colours, s=8, alpha=0.6)
-            self.boundaries = [right.plot([], [], color=PALETTE["green"], lw=1.5, alpha=0.8)[0] for _ in range(reps)]
+            ill = self.test_y == 1           # told apart by marker as well as hue: triangles have the condition
+            right.scatter(self.test_x[ill, 0], self.test_x[ill, 1], color=PALETTE["vermillion"], marker="^", s=12,
+                          alpha=0.7, lw=0)
+            right.scatter(self.test_x[~ill, 0], self.test_x[~ill, 1], color=PALETTE["sky"], marker="o", s=8,
+                          alpha=0.7, lw=0)
+            self.boundaries = [right.plot([], [], color=PALETTE["green"], lw=1.5)[0] for _ in range(reps)]
             self.boundaries[0].set_label("DP-SGD boundaries")
             (no_privacy,) = right.plot(self.xs, self._boundary(self.baseline.weights), color=PALETTE["black"],
-                                       ls="--", label="no privacy (boundary)")
+                                       ls="-.", label="no privacy (boundary)")
             right.set_xlim(-2.5, 2.5)
             right.set_ylim(-3, 3)
             right.set_xlabel("age (standardised)")
             right.set_ylabel("blood pressure (standardised)")
-            right.set_title("red: has the condition")
+            right.set_title("red triangles: has the condition")
             # one legend below the panels: inside, the ε marker and the band cross the left one, the points fill
             # the right one
             self.fig.legend(handles=[self.band, self.median_line, *left.get_lines()[1:3], self.boundaries[0],
@@ -72,6 +78,8 @@ class DPSGDFigure(_Updatable):
             self.suptitle = self.fig.suptitle(" ", fontweight="bold")
         self.eps = eps
         self.dynamic = [self.band, self.median_line, self.marker, *self.boundaries, self.suptitle]
+        self.majority = max(self.test_y.mean(), 1 - self.test_y.mean())
+        self._drawn: dict | None = None
 
     def _boundary(self, w: np.ndarray) -> np.ndarray:
         """y on the line w₀x + w₁y + w₂ = 0 at the two xs (NaN when the line is vertical or absent)."""
@@ -96,5 +104,32 @@ class DPSGDFigure(_Updatable):
         scale = self.models[(epsilon, clip)][0].noise_scale
         self.suptitle.set_text(f"C = {clip:g}, ε = {epsilon:g}: noise Lap({_number(scale)}) a step, "
                                f"median accuracy {np.median(here):.1%}")
-        return {"epsilon": epsilon, "clip": clip, "accuracy": here, "median_accuracy": float(np.median(here)),
-                "baseline_accuracy": self.baseline_accuracy, "noise_scale": scale, "curve": median}
+        result = {"epsilon": epsilon, "clip": clip, "accuracy": here, "median_accuracy": float(np.median(here)),
+                  "baseline_accuracy": self.baseline_accuracy, "noise_scale": scale, "curve": median}
+        self._drawn = {**result, "low": low, "high": high}
+        return result
+
+    def alt_text(self) -> str:
+        """Both panels, and at the slider's ε and C: the noise per step and the accuracy against the baselines."""
+        runs = len(self.boundaries)
+        what = (f"Two panels: left, a line chart of the test accuracy of DP-SGD against the total ε from "
+                f"{self.EPSILONS[0]:g} to {self.EPSILONS[-1]:g} (log scale), the median and range of {runs} runs, beside "
+                f"the non-private model's {self.baseline_accuracy:.1%} and always guessing the majority "
+                f"({self.majority:.1%}); right, a scatter of the test patients, age against blood pressure (standardised), "
+                f"with the decision boundaries of the {runs} runs and of the non-private model")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        return (f"{what}. At C = {r['clip']:g}, ε = {r['epsilon']:g}: noise Lap({_number(r['noise_scale'])}) a step, "
+                f"median accuracy {r['median_accuracy']:.1%} (runs from {r['accuracy'].min():.1%} to "
+                f"{r['accuracy'].max():.1%}).")
+
+    def data_table(self) -> dict | None:
+        """One row per ε: the median, lowest and highest accuracy of the runs at the slider's C."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[f"{e:g}", f"{m:.1%}", f"{lo:.1%}", f"{hi:.1%}"]
+                for e, m, lo, hi in zip(self.EPSILONS, r["curve"], r["low"], r["high"])]
+        return {"caption": f"Test accuracy of DP-SGD at clip C = {r['clip']:g} (no privacy: {self.baseline_accuracy:.1%})",
+                "columns": ["ε", "median accuracy", "lowest run", "highest run"], "rows": rows}

@@ -8,6 +8,7 @@ import functools
 import numpy as np
 
 from .. import _validate
+from .._text import power_text
 from ..composition import advanced_composition, optimal_composition
 from ..exact_composition import exact_laplace_epsilon, gaussian_zcdp_rho, zcdp_to_dp
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
@@ -15,6 +16,11 @@ from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, st
 __all__ = ["ExactCompositionFigure"]
 
 KS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000)
+
+
+def _delta_text(delta: float) -> str:
+    """δ as the figure writes it: 10⁻⁶, 2·10⁻⁷, or 0."""
+    return power_text(delta) if delta > 0 else "0"
 
 
 @functools.lru_cache(maxsize=512)
@@ -64,12 +70,13 @@ class ExactCompositionFigure(_Updatable):
             top = max(self.basic.max(), self.advanced.max())
             ax.set_ylim(min(self.basic.min(), self.exact.min(), self.gaussian.min()) / 1.5, top * 1.5)
             ax.set_xlabel("k: releases of one count")
-            ax.set_ylabel(f"total ε (δ = {self.delta:g})")
+            ax.set_ylabel(f"total ε (δ = {_delta_text(self.delta)})")
             ax.set_title(" \n ")           # two lines: the k and its four totals
             # below the axes: the k marker crosses the whole height
             self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")    # (three ran off a projector's figure)
             _plain_log_axes(ax)
         self.dynamic = [self.marker, self.dots, ax.title]
+        self.k = None
 
     def update(self, k: int) -> dict:
         if k not in self.ks:
@@ -77,9 +84,31 @@ class ExactCompositionFigure(_Updatable):
         i = self.ks.index(k)
         basic, advanced, exact = float(self.basic[i]), float(self.advanced[i]), float(self.exact[i])
         optimal = float(self.optimal[i])
+        self.k = k
         self.marker.set_xdata([k, k])
         self.dots.set_data([k, k, k, k], [basic, advanced, optimal, exact])
         self.ax.title.set_text(f"{k:,} releases at ε = {self.epsilon:g}\nbasic {_number(basic)}, "
                                f"advanced {_number(advanced)}, optimal {_number(optimal)}, exact {_number(exact)}")
         return {"k": k, "basic": basic, "advanced": advanced, "optimal": optimal, "exact": exact,
                 "gaussian": float(self.gaussian[i])}
+
+    def alt_text(self) -> str:
+        """The five totals against k, and their values at the slider's k."""
+        what = (f"Line chart, log–log: the total ε of k releases of Lap(1/ε) with ε = {self.epsilon:g} on one count, "
+                f"against k from {self.ks[0]:,} to {self.ks[-1]:,}, at δ = {_delta_text(self.delta)}: basic composition, advanced "
+                "composition (Theorem 3.20), the optimal composition theorem for any ε-DP mechanism, the exact ε of "
+                "these Laplace releases, and Gaussian noise of the same variance in zCDP; a line marks a total of 1")
+        if self.k is None:
+            return what + "."
+        i = self.ks.index(self.k)
+        return (f"{what}. At k = {self.k:,}: basic {_number(self.basic[i])}, advanced {_number(self.advanced[i])}, "
+                f"optimal {_number(self.optimal[i])}, exact {_number(self.exact[i])}; the Gaussian's "
+                f"{_number(self.gaussian[i])}.")
+
+    def data_table(self) -> dict | None:
+        """One row per k of the slider: the five totals."""
+        rows = [[f"{k:,}", *(_number(series[i]) for series in (self.basic, self.advanced, self.optimal, self.exact,
+                                                                self.gaussian))] for i, k in enumerate(self.ks[:25])]
+        return {"caption": f"Total ε of k releases at ε = {self.epsilon:g}, δ = {_delta_text(self.delta)}",
+                "columns": ["k", "basic", "advanced (Theorem 3.20)", "optimal (KOV 2015)", "exact for Laplace",
+                            "Gaussian, zCDP"], "rows": rows}

@@ -1,10 +1,10 @@
-"""Figures for chapter 08: the Gaussian and Generalized Gaussian mechanisms and the privacy accountant."""
+"""Figures for chapter 08's Gaussian mechanism: ℓ1 against ℓ2 sensitivity, the calibration of σ, and the privacy
+accountant against the closed forms (the Generalized Gaussian's figures are in ``generalized_gaussian``)."""
 
 from __future__ import annotations
 
 import math
 
-import matplotlib.ticker
 import numpy as np
 
 from .. import _validate
@@ -18,26 +18,10 @@ from ..gaussian import (
     laplace_gaussian_crossover,
 )
 from ..generalized_gaussian.accountant import gaussian_noise, laplace_noise, one_coordinate_delta, privacy_loss_distribution
-from ..generalized_gaussian.distribution import (
-    generalized_gaussian_moment,
-    generalized_gaussian_pdf,
-    generalized_gaussian_sample,
-    generalized_gaussian_tail,
-    generalized_gaussian_variance,
-)
-from ..generalized_gaussian.errors import GROWTH_K, error_tradeoff
-from ..generalized_gaussian.sparse import SparseVectorRefinement
-from ..generalized_gaussian.table import TABLE_K, TABLE_P
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
+from ._describe import plain_number
 
-__all__ = [
-    "ErrorTradeoffFigure",
-    "GaussianCalibrationFigure",
-    "GeneralizedGaussianDensityFigure",
-    "PrivacyCurveFigure",
-    "SensitivityNormsFigure",
-    "SparseVectorFigure",
-]
+__all__ = ["GaussianCalibrationFigure", "PrivacyCurveFigure", "SensitivityNormsFigure"]
 
 
 class SensitivityNormsFigure(_Updatable):
@@ -61,7 +45,7 @@ class SensitivityNormsFigure(_Updatable):
         self.fig, self.ax = new_figure(height=4.4)
         with styled():
             ax = self.ax
-            (self.laplace,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"],
+            (self.laplace,) = ax.loglog(self.ks, self.ks, color=PALETTE["vermillion"], ls="-.",
                                         label="Laplace, Δ₁f = k: std √2·k/ε")
             (self.gauss,) = ax.loglog(self.ks, self.ks, color=PALETTE["blue"],
                                       label="Gaussian, Δ₂f = √k: analytic σ")
@@ -76,14 +60,17 @@ class SensitivityNormsFigure(_Updatable):
             ax.legend(loc="lower right")
             _plain_log_axes(ax)
         self.dynamic = [self.laplace, self.gauss, self.classical, self.cross, ax.title]
+        #: the rows of the data table: k = 1, 10, 100, … up to ``k_max``
+        self._rows = [10 ** e for e in range(int(math.log10(top)) + 1)]
+        self._drawn: dict | None = None
 
     def update(self, epsilon: float, delta: float) -> dict:
         eps = _validate.epsilon(epsilon)
         unit = gaussian_sigma(1.0, eps, delta)                 # σ is proportional to Δ₂f
         laplace = math.sqrt(2) * self.ks / eps
         gauss = np.sqrt(self.ks) * unit
-        classical = (np.sqrt(self.ks) * classical_gaussian_sigma(1.0, eps, delta) if eps < 1
-                     else np.full(self.ks.shape, np.nan))
+        c_unit = classical_gaussian_sigma(1.0, eps, delta) if eps < 1 else math.nan
+        classical = np.sqrt(self.ks) * c_unit
         crossover = laplace_gaussian_crossover(eps, delta)      # √2·k/ε = √k·σ₁
         self.laplace.set_ydata(laplace)
         self.gauss.set_ydata(gauss)
@@ -93,8 +80,38 @@ class SensitivityNormsFigure(_Updatable):
                  else f"at every k (the lines cross at k ≈ {crossover:.2g}, left of the axis)")
         self.ax.title.set_text(f"ε = {eps:.3g}, δ = {power_text(delta)}: Laplace noise grows like k, Gaussian like √k;\n"
                                f"the Gaussian adds less noise {where}")
-        return {"epsilon": eps, "delta": delta, "k": self.ks, "laplace_std": laplace, "gaussian_std": gauss,
-                "classical_std": classical, "crossover": crossover, "sigma_per_unit_sensitivity": unit}
+        self._drawn = {"epsilon": eps, "delta": delta, "k": self.ks, "laplace_std": laplace, "gaussian_std": gauss,
+                       "classical_std": classical, "crossover": crossover, "sigma_per_unit_sensitivity": unit}
+        self._units = (math.sqrt(2) / eps, unit, c_unit)     # each line's std at k = 1: × k, × √k, × √k
+        return self._drawn
+
+    def _stds(self, k: int) -> tuple[float, float, float]:
+        """The three lines' std at k (the figure's formulas: √2·k/ε, √k·σ₁, √k·c/ε)."""
+        laplace, gauss, classical = self._units
+        return laplace * k, gauss * math.sqrt(k), classical * math.sqrt(k)
+
+    def alt_text(self) -> str:
+        """A log–log line chart of the noise per answer against k, and where the Gaussian starts to add less."""
+        what = ("Line chart, log–log: the noise standard deviation per answer against k, the number of counting "
+                "queries one person can all change, for the Laplace mechanism (Δ₁f = k) and the Gaussian (Δ₂f = √k)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        k = self._rows[min(2, len(self._rows) - 1)]
+        laplace, gauss, _ = self._stds(k)
+        where = (f"beyond k ≈ {_number(r['crossover'])}" if r["crossover"] >= 1 else "at every k")
+        return (f"{what}, at ε = {r['epsilon']:.3g}, δ = {power_text(r['delta'])}. Laplace noise grows like k, "
+                f"Gaussian like √k: at k = {k:,} Laplace's std is {_number(laplace)} and the Gaussian's "
+                f"{_number(gauss)}; the Gaussian adds less noise {where}.")
+
+    def data_table(self) -> dict | None:
+        """The three lines at k = 1, 10, 100, …; "—" where Theorem 3.22 does not apply (ε ≥ 1)."""
+        r = self._drawn
+        if r is None:
+            return None
+        return {"caption": f"Noise std per answer at ε = {r['epsilon']:.3g}, δ = {power_text(r['delta'])}",
+                "columns": ["k", "Laplace std", "Gaussian std (analytic σ)", "Gaussian std (Theorem 3.22)"],
+                "rows": [[f"{k:,}", *(_cell(v) for v in self._stds(k))] for k in self._rows]}
 
 
 class GaussianCalibrationFigure(_Updatable):
@@ -129,6 +146,7 @@ class GaussianCalibrationFigure(_Updatable):
             _plain_log_axes(ax)
         self.dynamic = [self.analytic, self.classical, self.dots, self.marker, ax.title]
         self._curves: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self._drawn: dict | None = None
 
     #: curves kept, by δ (60 + 60 floats each)
     MAX_CURVES = 512
@@ -166,62 +184,33 @@ class GaussianCalibrationFigure(_Updatable):
         else:
             text = f"ε = {eps:.3g}, δ = {power_text(delta)}: analytic σ = {sigma:.3g}·Δ₂f,\n(Theorem 3.22 needs ε < 1)"
         self.ax.title.set_text(text)
-        return {"epsilon": eps, "delta": delta, "grid": self.grid, "analytic": analytic, "classical": classical,
-                "sigma": sigma, "classical_sigma": c_sigma}
+        self._drawn = {"epsilon": eps, "delta": delta, "grid": self.grid, "analytic": analytic, "classical": classical,
+                       "sigma": sigma, "classical_sigma": c_sigma}
+        return self._drawn
 
+    def alt_text(self) -> str:
+        """A log–log line chart of σ/Δ₂f against ε, and the two σ at the slider's ε and δ."""
+        what = ("Line chart, log–log: the Gaussian mechanism's noise σ per unit of Δ₂f against ε from 0.05 to 10, "
+                "the analytic calibration against Theorem 3.22's c/ε (defined for ε < 1)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        eps, sigma, c_sigma = r["epsilon"], r["sigma"], r["classical_sigma"]
+        head = f"{what}, at δ = {power_text(r['delta'])}. At ε = {eps:.3g} the analytic σ is {sigma:.3g}·Δ₂f"
+        if eps < 1:
+            return f"{head}; Theorem 3.22 asks for {c_sigma:.3g}·Δ₂f ({c_sigma / sigma - 1:.0%} more noise)."
+        return f"{head}; Theorem 3.22 needs ε < 1."
 
-class GeneralizedGaussianDensityFigure(_Updatable):
-    """The Generalized Gaussian at unit variance, against Laplace (p = 1) and Gaussian (p = 2).
-
-    Left: densities and a histogram of 20,000 draws of :func:`dpteach.generalized_gaussian_sample`
-    (a fixed seed). Right: the same densities on a log axis, where the tails show. The axes
-    stay put for every p from 1 to 8 (the Laplace peak, 0.71, is the highest).
-    """
-
-    def __init__(self, n_samples: int = 20_000, seed: int = 8) -> None:
-        self.n = _validate.integer("n_samples", n_samples, low=100)
-        self.seed = _validate.integer("seed", seed, low=0)
-        self.x = np.linspace(-4.5, 4.5, 721)
-        self.edges = np.linspace(-4.5, 4.5, 73)
-        self.fig, (self.left, self.right) = new_figure(1, 2, height=4.2)
-        lap = generalized_gaussian_pdf(self.x, 1, 1 / math.sqrt(2))        # unit variance: b = 1/√2
-        gau = generalized_gaussian_pdf(self.x, 2, math.sqrt(2))             # unit variance: σ = √2
-        with styled():
-            for ax in (self.left, self.right):
-                ax.plot(self.x, lap, color=PALETTE["vermillion"], ls="--", lw=1.6, label="Laplace (p = 1)")
-                ax.plot(self.x, gau, color=PALETTE["sky"], ls="--", lw=1.6, label="Gaussian")
-            self.hist = self.left.stairs(np.zeros(72), self.edges, fill=True, color=PALETTE["green"], alpha=0.25,
-                                         label=f"{self.n:,} samples")
-            (self.line_left,) = self.left.plot(self.x, gau, color=PALETTE["green"], label="Gen. Gaussian")
-            (self.line_right,) = self.right.semilogy(self.x, gau, color=PALETTE["green"])
-            self.left.set_ylim(0, 0.75)
-            self.right.set_ylim(1e-9, 2)
-            for ax in (self.left, self.right):
-                ax.set_xlim(self.x[0], self.x[-1])
-                ax.set_xlabel("noise, in standard deviations")
-            self.left.set_ylabel("density")
-            self.right.set_ylabel("density (log scale)")
-            self.left.set_title(" ", fontsize="medium")
-            self.right.set_title("the tails", fontsize="medium")
-            self.left.legend(loc="upper left", fontsize="x-small")
-            _plain_log_axes(self.right)
-        self.dynamic = [self.hist, self.line_left, self.line_right, self.left.title]
-
-    def update(self, p: float) -> dict:
-        pp = _validate.real("p", p, low=1.0, low_open=False, high=1000.0)
-        sigma = 1 / math.sqrt(generalized_gaussian_variance(pp, 1.0))      # unit variance
-        pdf = generalized_gaussian_pdf(self.x, pp, sigma)
-        samples = generalized_gaussian_sample(pp, sigma, self.n, np.random.default_rng(self.seed))
-        counts, _ = np.histogram(samples, self.edges)
-        self.hist.set_data(counts / (self.n * np.diff(self.edges)), self.edges)
-        self.line_left.set_ydata(pdf)
-        self.line_right.set_ydata(np.maximum(pdf, 1e-300))
-        tail = generalized_gaussian_tail(3.0, pp, sigma)
-        gauss_tail = generalized_gaussian_tail(3.0, 2, math.sqrt(2))
-        kurtosis = generalized_gaussian_moment(4, pp, sigma)               # variance 1: kurtosis = E X⁴
-        self.left.title.set_text(f"p = {pp:.3g}: Pr[|X| > 3] = {tail:.2g}\n(Gaussian {gauss_tail:.2g})")
-        return {"p": pp, "sigma": sigma, "x": self.x, "pdf": pdf, "samples": samples, "tail_beyond_3": tail,
-                "kurtosis": kurtosis}
+    def data_table(self) -> dict | None:
+        """Both curves at every fifth ε of the grid, and the slider's ε."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[f"{self.grid[i]:.3g}", f"{r['analytic'][i]:.3g}", _cell(r["classical"][i])]
+                for i in range(0, self.grid.size, 5)]
+        rows.append([f"{r['epsilon']:.3g} (the slider's)", f"{r['sigma']:.3g}", _cell(r["classical_sigma"])])
+        return {"caption": f"σ / Δ₂f against ε at δ = {power_text(r['delta'])}",
+                "columns": ["ε", "analytic σ / Δ₂f", "Theorem 3.22's c/ε"], "rows": rows}
 
 
 class PrivacyCurveFigure(_Updatable):
@@ -249,7 +238,7 @@ class PrivacyCurveFigure(_Updatable):
                         label=rf"Laplace b = {b:g}, one count: 1 − $e^{{(\varepsilon - 1/b)/2}}$")
             ax.semilogy(dots, np.maximum(lap_pld, 1e-300), "o", color=PALETTE["vermillion"], ms=6,
                         label="accountant")
-            ax.semilogy(self.grid, gau_exact, color=PALETTE["blue"],
+            ax.semilogy(self.grid, gau_exact, color=PALETTE["blue"], ls="--",
                         label=f"Gaussian std {s:.3g}, k = {kk:,}: analytic with Δ₂ = √k")
             ax.semilogy(dots, gau_pld, "s", color=PALETTE["blue"], ms=6, label=f"accountant, {kk:,}-fold convolution")
             ax.set_ylim(1e-12, 1.5)
@@ -264,136 +253,37 @@ class PrivacyCurveFigure(_Updatable):
                      "gaussian_exact": gau_exact, "gaussian_accountant": gau_pld,
                      "laplace_max_abs_error": float(np.abs(lap_pld - lap_exact[::15]).max()),
                      "gaussian_max_rel_error": float(np.abs(gau_pld[inside] / gau_exact[::15][inside] - 1).max())}
+        self.laplace_scale, self.k, self.std = b, kk, s
+
+    def alt_text(self) -> str:
+        """A log-scale chart of δ(ε): the closed forms as lines, the accountant's dots on them, and how close."""
+        d = self.data
+        return (f"Line chart, log scale: δ(ε) against ε from 0 to 3 for the Laplace mechanism with b = "
+                f"{self.laplace_scale:g} on one count and for k = {self.k:,} Gaussian coordinates of std "
+                f"{self.std:.3g}: the closed forms as lines, the privacy accountant's values as dots. The dots land "
+                f"on the lines: the largest error is {_within(d['laplace_max_abs_error'], 1e-5)} for Laplace and "
+                f"{_within(d['gaussian_max_rel_error'], 1e-3, relative=True)} (relative) for the Gaussian.")
+
+    def data_table(self) -> dict | None:
+        """δ(ε) at each dot: the closed forms and the accountant's values."""
+        d = self.data
+        rows = [[f"{e:.2f}", *(plain_number(v) for v in (d["laplace_exact"][15 * i], d["laplace_accountant"][i],
+                                                         d["gaussian_exact"][15 * i], d["gaussian_accountant"][i]))]
+                for i, e in enumerate(d["dots"])]
+        return {"caption": f"δ(ε): Laplace b = {self.laplace_scale:g}, Gaussian std {self.std:.3g} with k = {self.k:,}",
+                "columns": ["ε", "Laplace, formula", "Laplace, accountant", "Gaussian, formula",
+                            "Gaussian, accountant"], "rows": rows}
 
 
-class ErrorTradeoffFigure(_Updatable):
-    """The ℓ∞ error of k counting queries under each mechanism, and the ℓ1/ℓ∞ trade-off of p.
-
-    Left: E‖noise‖∞ divided by √(k ln(1/δ))/ε, the shape of the lower bound (so the lower
-    bound is a horizontal line, at a height set by its unknown constant), against k: Laplace
-    with Δ₁ = k (pure ε), the analytic Gaussian, and the Generalized Gaussian with the
-    slider's p. The growth of Ganesh & Zhao's two bounds, √(ln ln k) and √(ln ln ln k) in
-    these units, is drawn scaled to meet the Gaussian at k = 100: their constants are not
-    at hand, only their shapes. Right, at the slider's k: each p's mean absolute error per
-    answer (ℓ1/k) and E‖noise‖∞, relative to the Gaussian, on log axes.
-
-    Every number comes from :func:`dpteach.error_tradeoff` (σ from the shipped table of
-    accountant results, E‖noise‖∞ at σ = 1 from the shipped quadratures), so a slider move
-    is table look-ups. The axes stay put over the whole grid of p, k, ε and δ: the left
-    from 0.8 to 500, the right from 0.5 to 5 (mean error) and 0.65 to 4 (largest error).
-    """
-
-    P_OPTIONS = TABLE_P
-    K_OPTIONS = TABLE_K
-    #: the right panel's ratios to the Gaussian: every (p, k, ε, δ) of the table falls inside
-    RATIO_LIMITS = ((0.5, 5.0), (0.65, 4.0))
-
-    def __init__(self) -> None:
-        self.ks = np.array(self.K_OPTIONS, dtype=float)
-        self.ps = np.array(self.P_OPTIONS)
-        self.dense = GROWTH_K
-        self.fig, (self.left, self.right) = new_figure(1, 2, height=5.0, width_ratios=(5, 4))
-        with styled():
-            left, right = self.left, self.right
-            self.headline = self.fig.suptitle(" ", fontweight="bold", fontsize="large")
-            left.axhline(1.0, color=PALETTE["black"], lw=1.5, label="lower bound (flat)")
-            (self.gz2,) = left.semilogx(self.dense, self.dense, color=PALETTE["purple"], ls=":", lw=2,
-                                        label="√(ln ln k) growth")
-            (self.gz3,) = left.semilogx(self.dense, self.dense, color=PALETTE["purple"], ls="-.", lw=2,
-                                        label="√(ln ln ln k) growth")
-            (self.lap,) = left.loglog(self.ks, self.ks, "v-", color=PALETTE["vermillion"], label="Laplace, Δ₁ = k")
-            (self.gau,) = left.loglog(self.ks, self.ks, "s-", color=PALETTE["blue"], label="Gaussian")
-            (self.gg,) = left.loglog(self.ks, self.ks, "o-", color=PALETTE["green"], label="Gen. Gaussian")
-            self.k_marker = left.axvline(1, color=PALETTE["orange"], ls="--", lw=1.5)
-            left.set_xlim(8, 12_500)
-            left.set_ylim(0.8, 500)
-            left.set_xlabel("k, counting queries")
-            left.set_ylabel("E‖noise‖∞ ÷ √(k ln(1/δ))/ε")
-            left.set_title("largest error against k", fontsize="medium")
-            (self.curve,) = right.plot(self.ps, self.ps, "-", color=PALETTE["green"], lw=1.5)
-            (self.points,) = right.plot(self.ps, self.ps, "o", color=PALETTE["green"], ms=5,
-                                        label=f"p = {self.P_OPTIONS[0]:g}…{self.P_OPTIONS[-1]:g}")
-            (self.here,) = right.plot([1], [1], "o", color=PALETTE["green"], ms=13, mfc="none", mew=2.5,
-                                      label="the slider's p")
-            (self.gauss_point,) = right.plot([1], [1], "s", color=PALETTE["blue"], ms=10, label="Gaussian")
-            (self.lap_point,) = right.plot([1], [1], "v", color=PALETTE["vermillion"], ms=10,
-                                          label="Laplace (ε, δ)")
-            right.axhline(1.0, color="grey", lw=0.8)
-            right.axvline(1.0, color="grey", lw=0.8)
-            right.set_xscale("log")
-            right.set_yscale("log")
-            (x_lo, x_hi), (y_lo, y_hi) = self.RATIO_LIMITS
-            right.set_xlim(x_lo, x_hi)
-            right.set_ylim(y_lo, y_hi)
-            ticks = [0.5, 0.7, 1, 1.5, 2, 3, 4]
-            for axis, lo, hi in ((right.xaxis, x_lo, x_hi), (right.yaxis, y_lo, y_hi)):
-                axis.set_major_locator(matplotlib.ticker.FixedLocator([t for t in ticks if lo <= t <= hi]))
-                axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
-                axis.set_minor_locator(matplotlib.ticker.NullLocator())
-            right.set_xlabel("mean |error| ÷ Gaussian's")
-            right.set_ylabel("E‖noise‖∞ ÷ Gaussian's")
-            right.set_title(" ", fontsize="medium")
-            # one legend below the panels: inside, the k marker crosses the whole height of the left one and the
-            # right one's points wander over its whole area
-            self.fig.legend(handles=left.get_lines()[:6] + [self.points, self.here, self.gauss_point, self.lap_point],
-                            loc="outside lower center", ncols=4, fontsize="x-small")
-            _plain_log_axes(left)
-        # the Gaussian's point is (1, 1) on every frame (the ratios are to the Gaussian): static
-        self.dynamic = [self.gz2, self.gz3, self.lap, self.gau, self.gg, self.k_marker, self.curve, self.points,
-                        self.here, self.lap_point, right.title, self.headline]
-
-    def update(self, p: float, k: int, epsilon: float, delta: float) -> dict:
-        r = error_tradeoff(p, k, epsilon, delta)
-        self.lap.set_ydata(r.laplace / r.lower_bound_shape)
-        self.gau.set_ydata(r.gaussian / r.lower_bound_shape)
-        self.gg.set_ydata(r.generalized / r.lower_bound_shape)
-        self.gz2.set_ydata(r.growth["log log k"])
-        self.gz3.set_ydata(r.growth["log log log k"])
-        self.k_marker.set_xdata([r.k, r.k])
-        j = self.P_OPTIONS.index(r.p)
-        l1, linf = r.l1_ratio, r.linf_ratio
-        self.curve.set_data(l1, linf)
-        self.points.set_data(l1, linf)
-        self.here.set_data([l1[j]], [linf[j]])
-        self.lap_point.set_data([l1[0]], [linf[0]])
-        best = int(np.argmin(linf))
-        self.headline.set_text(f"k = {r.k:,}, ε = {r.epsilon:.3g}, δ = {power_text(r.delta)}; p = {r.p:g} against the "
-                               f"Gaussian:\nlargest error {linf[j] - 1:+.1%}, mean error {l1[j] - 1:+.1%} "
-                               f"(best: p = {self.P_OPTIONS[best]:g}, {linf[best] - 1:+.1%})")
-        self.right.title.set_text(f"each p at k = {r.k:,}")
-        return {"p": r.p, "k": r.k, "epsilon": r.epsilon, "delta": r.delta, "ks": r.ks, "laplace": r.laplace,
-                "gaussian": r.gaussian, "generalized": r.generalized, "lower_bound_shape": r.lower_bound_shape,
-                "sigmas": r.sigmas, "l1_ratio": l1, "linf_ratio": linf, "best_p": r.best_p,
-                "linf_gain": r.linf_gain}
+def _within(error: float, bound: float, relative: bool = False) -> str:
+    """An error as a still figure's alt text states it: "under" the tolerance its tests hold it to when it is (a
+    rounding error of 10⁻¹⁶ differs from one machine to the next, and nbval compares the stored text), else its
+    value."""
+    if error < bound:
+        return f"under {bound:.1%}" if relative else f"under {power_text(bound)}"
+    return f"{error:.1%}" if relative else plain_number(error, 2)
 
 
-class SparseVectorFigure(_Updatable):
-    """Sparse finds the coordinates with the largest errors; they are answered again.
-
-    Each dot is one answer's |error| after the first release; the line is Sparse's threshold;
-    flagged answers are ringed, and joined to their error after the second answer.
-    """
-
-    def __init__(self, result: SparseVectorRefinement, true_answer) -> None:
-        if not isinstance(result, SparseVectorRefinement):
-            raise TypeError(f"result must come from dp.sparse_vector_refinement, got {type(result).__name__}")
-        d = _validate.array("true_answer", true_answer, ndim=(1,))
-        before = np.abs(result.first_release - d)
-        after = np.abs(result.final_release - d)
-        idx = np.arange(d.size)
-        self.fig, ax = new_figure(height=4.4)
-        with styled():
-            ax.plot(idx, before, ".", color=PALETTE["sky"], ms=2, alpha=0.6, label="|error| of each answer")
-            ax.axhline(result.threshold, color=PALETTE["vermillion"], lw=2, label="Sparse's threshold T")
-            flagged = np.array(result.flagged, dtype=int)
-            if flagged.size:
-                ax.plot(flagged, before[flagged], "o", mfc="none", mec=PALETTE["orange"], ms=11, mew=2,
-                        label=f"flagged by Sparse ({flagged.size})")
-                ax.plot(flagged, after[flagged], "o", color=PALETTE["green"], ms=7, label="answered again")
-                ax.vlines(flagged, after[flagged], before[flagged], color=PALETTE["green"], lw=1)
-            ax.set_xlim(0, d.size)
-            ax.set_xlabel("answer (coordinate)")
-            ax.set_ylabel("|released − true|")
-            ax.set_title(f"Largest error {_number(result.error_before)} before, {_number(result.error_after)} after")
-            ax.legend(loc="upper right", fontsize="small", ncols=2)
-        self.data = {"before": before, "after": after}
+def _cell(value: float) -> str:
+    """A table cell: three significant figures, or "—" where the curve has no value (NaN)."""
+    return "—" if math.isnan(value) else _number(value)

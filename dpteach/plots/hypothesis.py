@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgba
 
 from .. import _validate
 from .._text import power_text
@@ -81,21 +82,26 @@ class TradeoffFigure(_Updatable):
         with styled():
             ax = self.ax
             ax.plot([0, 1], [1, 0], color="grey", lw=1.2, ls=":", label="coin toss (ε = 0)")
-            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha, color=PALETTE["vermillion"],
-                                          alpha=0.25, lw=0, label="impossible under (ε, δ)-DP (a group of k: exact)")
+            # a light fill edged in full colour: the edge reads at 3:1 on white, the fill does not
+            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha,
+                                          facecolor=to_rgba(PALETTE["vermillion"], 0.25),
+                                          edgecolor=PALETTE["vermillion"], lw=1.0,
+                                          label="impossible under (ε, δ)-DP (a group of k: exact)")
             (self.outer,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["vermillion"], ls="--", lw=1.5,
                                     label="the odds bound kε for a group: not attained")
             (self.curve,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"],
                                     label="Laplace on a count, exact")
             (self.gauss,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["orange"], ls="-.", lw=1.8,
                                     label=r"Gaussian, same variance: $G_\mu$")
-            self.boxes = PolyCollection([], facecolor=PALETTE["sky"], edgecolor=PALETTE["black"], alpha=0.5, lw=0.8)
+            # light boxes with full black edges: the edges read at 3:1 on white, the fill does not
+            self.boxes = PolyCollection([], facecolor=to_rgba(PALETTE["sky"], 0.5), edgecolor=PALETTE["black"], lw=0.8)
             ax.add_collection(self.boxes)
             (self.dots,) = ax.plot([], [], "o", color=PALETTE["black"], ms=4,
                                    label=f"threshold tests, {n:,} samples, {confidence:.0%} boxes")
-            (self.traced,) = ax.plot([], [], color=PALETTE["purple"], lw=1.8,
+            # markers along the attack's curves: the Laplace curve is solid too, in a hue of like brightness
+            (self.traced,) = ax.plot([], [], color=PALETTE["purple"], lw=1.8, marker="x", ms=6, markevery=12,
                                      label=f"tracing attack, {attributes} exact counts of {others} people")
-            (self.traced_noisy,) = ax.plot([], [], color=PALETTE["green"], lw=1.8,
+            (self.traced_noisy,) = ax.plot([], [], color=PALETTE["green"], lw=1.8, marker="d", ms=5, markevery=12,
                                            label="tracing attack, the counts with Lap(d/ε) (ε-DP)")
             self.note = ax.text(0.98, 0.98, "", transform=ax.transAxes, ha="right", va="top", fontsize="small",
                                 bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "none"})
@@ -108,6 +114,8 @@ class TradeoffFigure(_Updatable):
             self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")
         self.dynamic = [self.region, self.outer, self.curve, self.gauss, self.boxes, self.dots, self.traced,
                         self.traced_noisy, self.note, self.ax.title]
+        self.confidence = confidence
+        self._drawn: dict | None = None
 
     def update(self, epsilon: float, k: int = 1, delta: float = 0.0) -> dict:
         if (epsilon, k) not in self.measured or delta not in self.deltas:
@@ -146,10 +154,50 @@ class TradeoffFigure(_Updatable):
         self.ax.title.set_text(f"ε = {eps:g}{slack}, {who}: every test stays out of the shaded region")
         allowed = group_tradeoff_limit(m.alpha_box[:, 1], eps, group, d)
         inside = bool(np.all(m.beta_box[:, 1] >= allowed - 1e-12))
-        return {"epsilon": eps, "k": group, "delta": d, "alpha": m.alpha, "beta": m.beta, "boxes_allowed": inside,
-                "laplace_success": float(laplace), "limit_success": bound,
-                "outer_epsilon": outer_eps, "outer_delta": outer_delta,
-                "gaussian_mu": mu, "gaussian_success": gaussian, "gaussian_delta": gaussian_delta}
+        result = {"epsilon": eps, "k": group, "delta": d, "alpha": m.alpha, "beta": m.beta, "boxes_allowed": inside,
+                  "laplace_success": float(laplace), "limit_success": bound,
+                  "outer_epsilon": outer_eps, "outer_delta": outer_delta,
+                  "gaussian_mu": mu, "gaussian_success": gaussian, "gaussian_delta": gaussian_delta}
+        self._drawn = {**result, "limit": limit, "laplace_curve": self.curve.get_ydata(),
+                       "gaussian_curve": self.gaussian[(epsilon, k)], "who": who}
+        return result
+
+    def alt_text(self) -> str:
+        """The trade-off plane, and at the slider's ε, k, δ: the best guesses against the limit, the tests' verdict."""
+        what = ("Trade-off plot on the unit square: type-II error β against type-I error α of tests of x against y; "
+                "shaded, the region no test of an (ε, δ)-DP mechanism can enter; curves, the Laplace mechanism's exact "
+                "trade-off and Gaussian noise of the same variance; dots with boxes, threshold tests measured on samples")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        slack = f", δ = {r['delta']:g}" if r["delta"] else ""
+        tests = (f"all {len(r['alpha'])} measured tests stay out of the shaded region" if r["boxes_allowed"]
+                 else f"a measured test's {self.confidence:.0%} box reaches into the shaded region")
+        tail = (f"; the Gaussian is (ε, δ)-DP from δ = {r['gaussian_delta']:.3f}; the tracing attack's curves, on exact "
+                "and on noisy counts, are drawn too" if r["k"] == 1 else "; the tracing attack traces one person, k = 1")
+        return (f"{what}. At ε = {r['epsilon']:g}{slack}, {r['who']}: {tests}. Best guess with a 50/50 prior: Laplace "
+                f"{r['laplace_success']:.1%}, Gaussian {r['gaussian_success']:.1%}, limit {r['limit_success']:.1%}{tail}.")
+
+    def data_table(self) -> dict | None:
+        """β at α = 0, 0.05, …, 1: the least the region allows, Laplace's and the Gaussian's."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[f"{self.alpha[i]:.2f}", f"{r['limit'][i]:.3f}", f"{r['laplace_curve'][i]:.3f}",
+                 f"{r['gaussian_curve'][i]:.3f}"] for i in range(0, self.alpha.size, 15)]
+        slack = f", δ = {r['delta']:g}" if r["delta"] else ""
+        return {"caption": f"Type-II error β at ε = {r['epsilon']:g}{slack}, {r['who']}",
+                "columns": ["α", "least β allowed", "Laplace β", "Gaussian β"], "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        """The Laplace mechanism's trade-off curve and the edge of the region, 61 points each."""
+        r = self._drawn
+        if r is None:
+            return []
+        alpha = [round(a, 6) for a in self.alpha[::5].tolist()]
+        return [{"name": name, "x": "α, type-I error", "y": "β, type-II error",
+                 "points": [[a, float(b)] for a, b in zip(alpha, r[key][::5])]}
+                for name, key in (("Laplace on a count, exact", "laplace_curve"), ("least β allowed", "limit"))]
 
 
 #: The releases the composition slider offers.
@@ -190,9 +238,11 @@ class GaussianCompositionFigure(_Updatable):
         with styled():
             ax = self.ax
             ax.plot([0, 1], [1, 0], color="grey", lw=1.2, ls=":", label="coin toss")
-            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha, color=PALETTE["vermillion"],
-                                          alpha=0.25, lw=0, label="no test reaches it (below the k releases' curve)")
-            ax.plot(self.alpha, gdp_tradeoff(self.alpha, mu), color=PALETTE["sky"], lw=1.5,
+            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha,
+                                          facecolor=to_rgba(PALETTE["vermillion"], 0.25),
+                                          edgecolor=PALETTE["vermillion"], lw=1.0,
+                                          label="no test reaches it (below the k releases' curve)")
+            ax.plot(self.alpha, gdp_tradeoff(self.alpha, mu), color=PALETTE["sky"], lw=1.5, ls="-.",
                     label=rf"one release: $G_\mu$, $\mu = 1/\sigma$ = {mu:.3g}")
             (self.curve,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"], lw=2.2,
                                     label=r"k releases: $G_{\mu\sqrt{k}}$, exact")
@@ -223,11 +273,13 @@ class GaussianCompositionFigure(_Updatable):
             self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")    # (three ran off a projector's figure)
         self.dynamic = [self.region, self.curve, self.edge_exact, self.edge_pairs, self.marker, self.dots,
                         self.ax.title, self.ax_eps.title]
+        self.k = None
 
     def update(self, k: int) -> dict:
         if k not in self.ks:
             raise ValueError(f"k must be one of {list(self.ks)}, got {k!r}")
         t = self.totals[k]
+        self.k = k
         curve = self.curves[k]
         self.region.set_verts([np.concatenate([np.column_stack([self.alpha, curve]), [[1.0, 0.0], [0.0, 0.0]]])])
         self.curve.set_ydata(curve)
@@ -242,3 +294,24 @@ class GaussianCompositionFigure(_Updatable):
                                    f"chapter 06's best {_number(t.pairs)}")
         return {"k": k, "mu": t.mu, "mu_total": t.mu_total, "basic": t.basic, "advanced": t.advanced,
                 "optimal": t.optimal, "pairs": t.pairs, "zcdp": t.zcdp, "exact": t.exact}
+
+    def alt_text(self) -> str:
+        """Both panels, and at the slider's k: μ√k and the total ε by GDP, zCDP and chapter 06's best accounting."""
+        what = (f"Two panels: left, a trade-off plot of type-II error β against type-I error α for k releases of a count "
+                f"with Gaussian noise of σ = {self.std:.3g}, exactly μ√k-GDP (below their curve, shaded, the region no "
+                "test reaches; one release's curve; dashed, the edges of the (ε, δ) regions two totals promise); right, "
+                f"a line chart (log–log) of the total ε at δ = {power_text(self.delta)} against k from {self.ks[0]:,} to "
+                f"{self.ks[-1]:,}, by basic, advanced and optimal composition, zCDP and Gaussian DP")
+        if self.k is None:
+            return what + "."
+        t = self.totals[self.k]
+        return (f"{what}. At k = {self.k:,}: μ√k = {t.mu_total:.3g}; total ε: GDP {_number(t.exact)}, zCDP "
+                f"{_number(t.zcdp)}, chapter 06's best {_number(t.pairs)} (basic {_number(t.basic)}, advanced "
+                f"{_number(t.advanced)}, optimal {_number(t.optimal)}).")
+
+    def data_table(self) -> dict | None:
+        """One row per k of the slider: μ√k and the total ε by each accounting."""
+        rows = [[f"{k:,}", f"{t.mu_total:.3g}", *(_number(v) for v in (t.basic, t.advanced, t.optimal, t.zcdp, t.exact))]
+                for k, t in list(self.totals.items())[:25]]
+        return {"caption": f"Total ε of k Gaussian releases (σ = {self.std:.3g}) at δ = {power_text(self.delta)}",
+                "columns": ["k", "μ√k", "basic", "advanced", "optimal", "zCDP", "GDP (exact)"], "rows": rows}

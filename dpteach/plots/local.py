@@ -6,6 +6,8 @@ import math
 
 import matplotlib.ticker
 import numpy as np
+from matplotlib.colors import to_rgba
+from matplotlib.patches import Patch
 
 from .. import _validate
 from ..laplace import laplace_scale
@@ -18,6 +20,7 @@ from ..local import (
     survey_estimates,
 )
 from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["LocationDensityFigure", "LocalCentralFigure"]
 
@@ -62,6 +65,7 @@ class LocationDensityFigure(_Updatable):
             self.suptitle = self.fig.suptitle(" ", fontweight="bold")
         # the true map (images[0]) and the colour bar change with the grid only: static, keyed on it
         self.dynamic = [self.images[1], self.images[2], self.axes[1].title, self.axes[2].title, self.suptitle]
+        self._drawn: dict | None = None
         self._colorbar_stale = False
         #: the colour bar axes' limits (x, y) at each grid size drawn
         self._bar_limits: dict[int, tuple] = {}
@@ -117,8 +121,37 @@ class LocationDensityFigure(_Updatable):
         self.axes[2].title.set_text(f"local, Lap({b_local:.3g} km)\n|error| {err_local:.3g}/cell")
         self.suptitle.set_text(f"ε = {epsilon:.3g}, {k}×{k} grid: central keeps the city, "
                                f"local {'keeps' if err_local < 0.25 * truth.mean() else 'loses'} it")
-        return {"cells": k, "truth": truth, "central": central, "local": local, "central_error": err_central,
-                "local_error": err_local, "local_scale": b_local, "outside": float(outside)}
+        result = {"cells": k, "truth": truth, "central": central, "local": local, "central_error": err_central,
+                  "local_error": err_local, "local_scale": b_local, "outside": float(outside)}
+        self._drawn = {**result, "epsilon": epsilon, "keeps": err_local < 0.25 * truth.mean()}
+        return result
+
+    def alt_text(self) -> str:
+        """The three maps, and at the slider's ε and grid: each release's noise and mean error a cell."""
+        what = (f"Three heat maps of a city's {len(self.points):,} residents per grid cell, east against north in km: "
+                "the true density, the central release (Laplace noise on each cell's count) and the local one (each "
+                "resident adds Laplace noise to their own coordinates), on one colour scale")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        k = r["cells"]
+        return (f"{what}. At ε = {r['epsilon']:.3g} on a {k}×{k} grid: central noise Lap({1 / r['epsilon']:.3g}), mean "
+                f"|error| {r['central_error']:.3g} a cell; local noise Lap({r['local_scale']:.3g} km), mean |error| "
+                f"{r['local_error']:.3g} a cell, {r['outside']:.0%} of residents pushed off the map. Central keeps the "
+                f"city, local {'keeps' if r['keeps'] else 'loses'} it.")
+
+    def data_table(self) -> dict | None:
+        """One row per map: its noise, mean error a cell, busiest cell and residents counted."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[name, noise, "—" if error is None else f"{error:.3g}", f"{counts.max():,.0f}", f"{counts.sum():,.0f}"]
+                for name, noise, error, counts in (
+                    ("true density", "none", None, r["truth"]),
+                    ("central", f"Lap({1 / r['epsilon']:.3g}) a cell", r["central_error"], r["central"]),
+                    ("local", f"Lap({r['local_scale']:.3g} km) a coordinate", r["local_error"], r["local"]))]
+        return {"caption": f"The three maps at ε = {r['epsilon']:.3g}, {r['cells']}×{r['cells']} grid",
+                "columns": ["map", "noise", "mean |error| a cell", "busiest cell", "residents counted"], "rows": rows}
 
 
 class LocalCentralFigure(_Updatable):
@@ -154,11 +187,11 @@ class LocalCentralFigure(_Updatable):
             left, right = self.left, self.right
             (self.local_line,) = left.loglog(self.n_line, self.n_line, color=PALETTE["vermillion"],
                                              label="local: randomized response")
-            (self.central_line,) = left.loglog(self.n_line, self.n_line, color=PALETTE["blue"],
+            (self.central_line,) = left.loglog(self.n_line, self.n_line, color=PALETTE["blue"], ls="--",
                                                label="central: count + Lap(1/ε)")
             (self.local_dots,) = left.loglog(self.N_GRID, self.N_GRID, "o", color=PALETTE["vermillion"], ms=5,
                                              label="simulated")
-            (self.central_dots,) = left.loglog(self.N_GRID, self.N_GRID, "o", color=PALETTE["blue"], ms=5)
+            (self.central_dots,) = left.loglog(self.N_GRID, self.N_GRID, "s", color=PALETTE["blue"], ms=5)
             self.marker = left.axvline(1, color=PALETTE["orange"], ls=":", lw=2)
             left.set_xlabel("n, people asked")
             left.set_ylabel("std of the estimated proportion")
@@ -166,12 +199,13 @@ class LocalCentralFigure(_Updatable):
             left.set_xlim(self.n_line[0], self.n_line[-1])
             left.set_ylim(*self.ERROR_LIMITS)
             zero = np.zeros(len(self.edges) - 1)
-            self.local_hist = right.stairs(zero, self.edges, fill=True, color=PALETTE["vermillion"], alpha=0.45,
-                                           label="local surveys")
-            self.central_hist = right.stairs(zero, self.edges, fill=True, color=PALETTE["blue"], alpha=0.6,
+            # local filled (light, with a full-colour edge), central outlined: not told apart by hue alone
+            self.local_hist = right.stairs(zero, self.edges, fill=True, facecolor=to_rgba(PALETTE["vermillion"], 0.45),
+                                           edgecolor=PALETTE["vermillion"], lw=0.8, label="local surveys")
+            self.central_hist = right.stairs(zero, self.edges, fill=False, baseline=0, color=PALETTE["blue"], lw=1.6,
                                              label="central surveys")
-            self.local_std = right.axvline(1, color=PALETTE["vermillion"], ls="--", lw=1.5, label="theory std")
-            self.central_std = right.axvline(1, color=PALETTE["blue"], ls="--", lw=1.5)
+            self.local_std = right.axvline(1, color=PALETTE["vermillion"], ls=":", lw=2, label="theory std")
+            self.central_std = right.axvline(1, color=PALETTE["blue"], ls=":", lw=2)
             right.set_xscale("log")
             right.set_xlim(*self.ERROR_LIMITS)
             right.set_ylim(0, self.SHARE_TOP)
@@ -179,14 +213,17 @@ class LocalCentralFigure(_Updatable):
             right.set_ylabel("share of surveys (bins of 0.1 decade)")
             right.set_title(f"{self.runs:,} surveys at this n\n ", fontsize="medium")     # 2nd line: update
             # one legend below the panels: inside, the n marker crosses the whole height of the left one
+            # the central histogram's entry an outlined box, as its bars are (a stairs' own entry is a line)
+            outlined = Patch(facecolor="none", edgecolor=PALETTE["blue"], lw=1.6, label="central surveys")
             self.fig.legend(handles=[self.local_line, self.central_line, self.local_dots, self.local_hist,
-                                     self.central_hist, self.local_std], loc="outside lower center", ncols=3,
+                                     outlined, self.local_std], loc="outside lower center", ncols=3,
                             fontsize="small")
             _plain_log_axes(left, right)
             self.suptitle = self.fig.suptitle(" ", fontweight="bold")
         self.dynamic = [self.local_line, self.central_line, self.local_dots, self.central_dots, self.marker,
                         left.title, self.local_hist, self.central_hist, self.local_std, self.central_std,
                         right.title, self.suptitle]
+        self._drawn: dict | None = None
 
     def update(self, n: int, epsilon: float) -> dict:
         size = _validate.integer("n", n, low=1)
@@ -215,5 +252,32 @@ class LocalCentralFigure(_Updatable):
         ratio = sd_local / sd_central
         self.suptitle.set_text(f"ε = {epsilon:.3g}, n = {size:,}: the local error is {_number(ratio)}× the central")
         self.left.title.set_text(f"error against n (truth told w.p. {q:.2f})")
-        return {"n": size, "truth_probability": q, "local_std": sd_local, "central_std": sd_central,
-                "ratio": ratio, "local_estimates": local, "central_estimates": central}
+        result = {"n": size, "truth_probability": q, "local_std": sd_local, "central_std": sd_central,
+                  "ratio": ratio, "local_estimates": local, "central_estimates": central}
+        self._drawn = {**result, "epsilon": epsilon, "local_dots": self.local_dots.get_ydata(),
+                       "central_dots": self.central_dots.get_ydata()}
+        return result
+
+    def alt_text(self) -> str:
+        """Both panels, and at the slider's n and ε: the two standard deviations and their ratio."""
+        what = ("Two panels: left, a line chart (log–log) of the standard deviation of an estimated proportion against "
+                "n, the people asked, for randomized response (local) and a Laplace count (central), with simulated "
+                f"dots; right, histograms of the error |estimated − true proportion| of {self.runs:,} simulated surveys at "
+                "the slider's n, on the same log scale of error")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        return (f"{what}. At ε = {r['epsilon']:.3g}, n = {r['n']:,}: the local error is {_number(r['ratio'])}× the "
+                f"central, std {plain_number(r['local_std'], 2)} against {plain_number(r['central_std'], 2)}; randomized response tells the truth "
+                f"with probability {r['truth_probability']:.2f}.")
+
+    def data_table(self) -> dict | None:
+        """One row per simulated n: both standard deviations, by formula and simulated."""
+        r = self._drawn
+        if r is None:
+            return None
+        rows = [[f"{n:,}", plain_number(r["local_dots"][i], 2), plain_number(r["central_dots"][i], 2)]
+                for i, n in enumerate(self.N_GRID)]
+        return {"caption": f"Standard deviation of the estimated proportion at ε = {r['epsilon']:.3g} "
+                           f"({self.dot_runs:,} simulated surveys a row)",
+                "columns": ["n", "local (randomized response)", "central (Laplace)"], "rows": rows}

@@ -18,6 +18,7 @@ from ..exact_composition import zcdp_to_dp
 from ..floating import textbook_reachable
 from ..laplace import laplace_pdf
 from ._base import PALETTE, _Updatable, new_figure, styled
+from ._describe import plain_number
 
 __all__ = ["AuditFigure", "DiscreteGaussianFigure", "DiscreteLaplaceFigure", "FloatGapsFigure"]
 
@@ -47,9 +48,9 @@ class FloatGapsFigure(_Updatable):
         self.from_y = textbook_reachable(self.doubles, fy, sensitivity, epsilon)
         self.fig, ax = new_figure(height=3.4)
         with styled():
-            for row, hits, colour, label in ((1, self.from_x, PALETTE["blue"], f"f(x) = {fx:g}"),
-                                             (0, self.from_y, PALETTE["orange"], f"f(y) = {fy:g}")):
-                ax.scatter(self.offsets, np.full(self.offsets.shape, row), s=160, marker="o",
+            for row, hits, colour, marker, label in ((1, self.from_x, PALETTE["blue"], "o", f"f(x) = {fx:g}"),
+                                                     (0, self.from_y, PALETTE["orange"], "s", f"f(y) = {fy:g}")):
+                ax.scatter(self.offsets, np.full(self.offsets.shape, row), s=160, marker=marker,
                            facecolors=np.where(hits, colour, "white").tolist(), edgecolors=colour, linewidths=2,
                            label=f"can be output from {label}")
             betray = self.from_x & ~self.from_y
@@ -62,6 +63,26 @@ class FloatGapsFigure(_Updatable):
                          f"doubles, y {int(self.from_y.sum())}; {int(betray.sum())} betray x")
             ax.legend(loc="upper right", ncols=3, fontsize="small")
             ax.grid(False)
+        self.z, self.fx, self.fy, self.betray = z0, fx, fy, betray
+
+    def alt_text(self) -> str:
+        """The two rows of doubles, and how many each side reaches and how many betray x."""
+        n, betray = self.doubles.size, int(self.betray.sum())
+        return (f"Dot chart of the {n} doubles next to z ≈ {self.z:.4g}, one unit in the last place apart: top row, "
+                f"filled where the textbook float64 mechanism can output that double when f(x) = {self.fx:g}; bottom "
+                f"row, when f(y) = {self.fy:g}. x can output {int(self.from_x.sum())} of these {n} doubles, y "
+                f"{int(self.from_y.sum())}; {betray} betray x (impossible from y).")
+
+    def data_table(self) -> dict | None:
+        """One row per double (the 25 nearest z at most): who can output it."""
+        middle = self.doubles.size // 2
+        shown = range(max(0, middle - 12), min(self.doubles.size, middle + 13))
+        yes = {True: "yes", False: "no"}
+        return {"caption": f"The doubles next to z = {self.z!r}",
+                "columns": ["offset (units in the last place)", "double", f"from f(x) = {self.fx:g}",
+                            f"from f(y) = {self.fy:g}", "betrays x"],
+                "rows": [[f"{self.offsets[i]:+d}", repr(float(self.doubles[i])), yes[bool(self.from_x[i])],
+                          yes[bool(self.from_y[i])], yes[bool(self.betray[i])]] for i in shown]}
 
 
 class _NeighbourPmfs(_Updatable):
@@ -83,7 +104,8 @@ class _NeighbourPmfs(_Updatable):
             empty = np.zeros(2 * self.z.size - 1)
             self.bars_x = ax.stairs(empty, self._edges(-0.2), fill=True, color=PALETTE["blue"],
                                     label=f"{noise} on f(x) = 0")
-            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=True, color=PALETTE["orange"],
+            # outlined, not filled: the two rows of bars differ in more than hue
+            self.bars_y = ax.stairs(empty, self._edges(0.2), fill=False, baseline=0, color=PALETTE["orange"], lw=1.6,
                                     label=f"{noise} on {neighbour}")
             (self.line_x,) = ax.plot(self.x, np.zeros_like(self.x), color=PALETTE["blue"], lw=1.5, ls="--",
                                      label=continuous)
@@ -96,6 +118,48 @@ class _NeighbourPmfs(_Updatable):
             ax.legend(loc="upper right", fontsize="small")
             self.note = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize="small")
         self.dynamic = [self.bars_x, self.bars_y, self.line_x, self.line_y, ax.title, self.note]
+        self.noise, self.neighbour = noise, neighbour
+        self._drawn: dict | None = None
+
+    #: the rows of the data table: the 25 integers nearest 0 and the neighbour
+    TABLE_REACH = 12
+
+    def _pmf_table(self, caption: str) -> dict | None:
+        """Both pmfs and their ratio at the integers within ±12 of the middle of the two counts."""
+        r = self._drawn
+        if r is None:
+            return None
+        reach = min(self.reach, self.TABLE_REACH)
+        rows = []
+        for i in np.flatnonzero(np.abs(self.z) <= reach):
+            px, py = r["pmf_x"][i], r["pmf_y"][i]
+            rows.append([f"{self.z[i]:d}", plain_number(px), plain_number(py), _ratio(px, py)])
+        return {"caption": caption, "columns": ["released count z", "Pr on f(x) = 0",
+                                                 f"Pr on {self.neighbour}", "ratio"], "rows": rows}
+
+    def _reading(self, r: dict) -> str:
+        """What the numbers of the last update say (a sentence without its full stop)."""
+        raise NotImplementedError
+
+    def _caption(self, r: dict) -> str:
+        """The data table's caption at the last update."""
+        raise NotImplementedError
+
+    def alt_text(self) -> str:
+        """The two pmfs over the continuous densities, and what the last update's numbers say (:meth:`_reading`)."""
+        what = (f"Bar chart: the {self.noise} pmf, the probability of each released integer count z from "
+                f"−{self.reach} to {self.reach}, on f(x) = 0 (filled bars) and on {self.neighbour} (outlined bars), "
+                "over the continuous densities (dashed)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        above = f"; the continuous peak, {r['peak']:.3g}, is above the axis" if r["peak"] > self.Y_TOP else ""
+        return f"{what}. {self._reading(r)}{above}."
+
+    def data_table(self) -> dict | None:
+        """Both pmfs and their ratio at the integers within ±12 of 0."""
+        r = self._drawn
+        return None if r is None else self._pmf_table(self._caption(r))
 
     def _edges(self, shift: float) -> np.ndarray:
         """Edges of bars of width 0.4 centred on z + shift, with the gaps between them as steps of height 0."""
@@ -108,6 +172,14 @@ class _NeighbourPmfs(_Updatable):
         out = np.zeros(2 * pmf.size - 1)
         out[::2] = pmf
         return out
+
+
+def _ratio(px: float, py: float) -> str:
+    """The ratio of two probabilities: 2.718, 36,316, or "—" where the second is 0."""
+    if py <= 0:
+        return "—"
+    ratio = px / py
+    return f"{ratio:.3f}" if ratio < 1000 else f"{ratio:,.0f}"
 
 
 class DiscreteLaplaceFigure(_NeighbourPmfs):
@@ -140,7 +212,17 @@ class DiscreteLaplaceFigure(_NeighbourPmfs):
         ratio = float(np.max(px / py))
         self.ax.title.set_text(f"ε = {epsilon:.3g}: integer noise, scale Δf/ε = {t:.3g}; "
                                f"max ratio {ratio:.3f} = exp(ε)")   # no mathtext: parsed anew each frame
-        return {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
+        result = {"epsilon": epsilon, "scale": scale, "z": self.z, "pmf_x": px, "pmf_y": py, "max_ratio": ratio}
+        self._drawn = {**result, "peak": peak}
+        return result
+
+    def _reading(self, r: dict) -> str:
+        """The scale, the chance of no noise and the largest ratio (e^ε) at the slider's ε."""
+        return (f"At ε = {r['epsilon']:.3g} the noise is integer, scale Δf/ε = {float(r['scale']):.3g}: Pr[no noise] = "
+                f"{r['pmf_x'][self.reach]:.3g}, and the largest ratio of the two pmfs is {r['max_ratio']:.3f} = exp(ε)")
+
+    def _caption(self, r: dict) -> str:
+        return f"Discrete Laplace pmfs at ε = {r['epsilon']:.3g}, scale {float(r['scale']):.3g}"
 
 
 class DiscreteGaussianFigure(_NeighbourPmfs):
@@ -183,8 +265,19 @@ class DiscreteGaussianFigure(_NeighbourPmfs):
         self.note.set_text("\n".join(lines))
         self.ax.title.set_text(f"σ = {s:.3g}: ρ = Δ²/(2σ²) = {rho:.3g}-zCDP; "
                                f"variance {var:.4g} (σ² = {s * s:.4g})")   # no mathtext: parsed anew each frame
-        return {"sigma": s, "z": self.z, "pmf_x": px, "pmf_y": py, "rho": rho, "variance": var,
-                "epsilon_zcdp": converted, "epsilon_exact": exact}
+        result = {"sigma": s, "z": self.z, "pmf_x": px, "pmf_y": py, "rho": rho, "variance": var,
+                  "epsilon_zcdp": converted, "epsilon_exact": exact}
+        self._drawn = {**result, "peak": peak}
+        return result
+
+    def _reading(self, r: dict) -> str:
+        """ρ, the variance and the two ε at δ = 10⁻⁶ at the slider's σ."""
+        return (f"At σ = {r['sigma']:.3g}: ρ = {r['rho']:.3g}-zCDP, variance {r['variance']:.4g} (σ² = "
+                f"{r['sigma'] ** 2:.4g}); at δ = 10⁻⁶, ε = {r['epsilon_zcdp']:.3g} from ρ (CKS's conversion), exactly "
+                f"{r['epsilon_exact']:.3g} for this release")
+
+    def _caption(self, r: dict) -> str:
+        return f"Discrete Gaussian pmfs at σ = {r['sigma']:.3g}"
 
 
 class AuditFigure(_Updatable):
@@ -214,3 +307,22 @@ class AuditFigure(_Updatable):
                 ax.set_title(f"{name}\nproved ε ≥ {a.epsilon_lower_bound:.2f}: {verdict}")   # two lines: no overlap
             self.axes[0].set_ylabel("ε proved violated")
             self.axes[0].legend(loc="upper left", fontsize="small")
+        self.audits = dict(audits)
+
+    def alt_text(self) -> str:
+        """What each audit proved, against the claimed ε."""
+        verdicts = "; ".join(f"{name}: proved ε ≥ {a.epsilon_lower_bound:.2f}, "
+                             f"{'refuted' if a.refuted else 'not refuted'}" for name, a in self.audits.items())
+        claimed = sorted({a.epsilon for a in self.audits.values()})
+        return (f"Dot chart, one panel per audit: for each threshold t, the ε that the event Z ≥ t (triangles up) or "
+                f"Z ≤ t (triangles down) proves violated, against the claimed ε = "
+                f"{' and '.join(f'{e:g}' for e in claimed)} (dashed line); a marker above the line refutes the claim. "
+                f"{verdicts}.")
+
+    def data_table(self) -> dict | None:
+        """One row per audit: the claim, what it proved, the verdict and the number of events tried."""
+        return {"caption": "What each audit proved",
+                "columns": ["audit", "claimed ε", "proved ε ≥", "verdict", "events tried"],
+                "rows": [[name, f"{a.epsilon:g}", f"{a.epsilon_lower_bound:.2f}",
+                          "refuted" if a.refuted else "not refuted", f"{a.n_events:,}"]
+                         for name, a in list(self.audits.items())[:25]]}

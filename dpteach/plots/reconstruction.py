@@ -10,6 +10,9 @@ from ._base import PALETTE, _number, _plain_log_axes, _rng, _Updatable, new_figu
 
 __all__ = ["ReconstructionFigure"]
 
+#: the other m's curves: the darkest grey that still sets them back (4.5:1 on white)
+_GREY = "#767676"
+
 
 class ReconstructionFigure(_Updatable):
     """The fraction of n secret bits that least squares recovers from m noisy subset sums, against the noise.
@@ -34,12 +37,12 @@ class ReconstructionFigure(_Updatable):
         with styled():
             ax = self.ax
             for i, m in enumerate(self.ms):
-                ax.semilogx(self.grid, self.curves[m], color="grey", lw=1, alpha=0.5,
-                            label="other m" if i == 0 else None)
+                ax.semilogx(self.grid, self.curves[m], color=_GREY, lw=1, label="other m" if i == 0 else None)
             ax.axhline(0.5, color=PALETTE["black"], lw=1.2, ls=":", label="coin toss")
-            ax.axvline(np.sqrt(self.n), color=PALETTE["green"], lw=1.5, label=f"b = √n = {np.sqrt(self.n):.3g}")
-            (self.curve,) = ax.semilogx(self.grid, self.curves[self.ms[0]], color=PALETTE["blue"],
-                                        label="least squares, this m")
+            ax.axvline(np.sqrt(self.n), color=PALETTE["green"], lw=1.5, ls="-.", label=f"b = √n = {np.sqrt(self.n):.3g}")
+            # marked: the other m's curves are solid too, in a grey as dark as this blue
+            (self.curve,) = ax.semilogx(self.grid, self.curves[self.ms[0]], color=PALETTE["blue"], marker="o", ms=4,
+                                        markevery=6, label="least squares, this m")
             self.budget = ax.axvline(self.ms[0], color=PALETTE["vermillion"], ls="--", lw=2,
                                      label="b = m: ε = 1 in total")
             (self.dot,) = ax.plot([1.0], [1.0], "o", color=PALETTE["black"], ms=8, zorder=5)
@@ -52,6 +55,7 @@ class ReconstructionFigure(_Updatable):
             self.fig.legend(loc="outside lower center", ncols=3, fontsize="small")
             _plain_log_axes(ax)
         self.dynamic = [self.curve, self.budget, self.dot, ax.title]
+        self._drawn: dict | None = None
 
     def update(self, noise_scale: float, m: int) -> dict:
         b = _validate.real("noise_scale", noise_scale, low=self.B_RANGE[0], high=self.B_RANGE[1], low_open=False)
@@ -63,4 +67,31 @@ class ReconstructionFigure(_Updatable):
         self.dot.set_data([b], [rate])
         self.ax.title.set_text(f"m = {m}, b = {b:.3g}: {rate:.0%} of {self.n} bits recovered, "
                                f"total ε = {_number(m / b)}")
-        return {"noise_scale": b, "m": m, "rate": rate, "total_epsilon": m / b}
+        self._drawn = {"noise_scale": b, "m": m, "rate": rate, "total_epsilon": m / b}
+        return self._drawn
+
+    def alt_text(self) -> str:
+        """The curves, and at the slider's b and m: the share of bits recovered and the total ε."""
+        what = (f"Line chart: the fraction of {self.n} secret bits that least squares recovers from m noisy subset sums, "
+                f"against the Laplace scale b of each answer's noise (log axis, {self.B_RANGE[0]:g} to "
+                f"{self.B_RANGE[1]:,.0f}), one curve per m ({', '.join(str(m) for m in self.ms)}), with a coin toss at "
+                f"50% and the lines b = √n = {np.sqrt(self.n):.3g} and b = m (ε = 1 in total)")
+        r = self._drawn
+        if r is None:
+            return what + "."
+        return (f"{what}. At m = {r['m']}, b = {r['noise_scale']:.3g}: {r['rate']:.0%} of {self.n} bits recovered, "
+                f"total ε = {_number(r['total_epsilon'])}.")
+
+    def data_table(self) -> dict | None:
+        """The fraction recovered at every sixth b of the grid, one column per m."""
+        rows = [[f"{self.grid[i]:.3g}", *(f"{self.curves[m][i]:.0%}" for m in self.ms)]
+                for i in range(0, self.grid.size, 6)]
+        return {"caption": f"Fraction of {self.n} bits recovered, by noise scale b and number of answers m",
+                "columns": ["b", *(f"m = {m}" for m in self.ms)], "rows": rows}
+
+    def explore_points(self) -> list[dict]:
+        """The slider's m's curve: the fraction recovered at 45 noise scales."""
+        m = self.ms[0] if self._drawn is None else self._drawn["m"]
+        return [{"name": f"least squares, m = {m}", "x": "noise per answer, Laplace scale b",
+                 "y": "fraction of bits recovered",
+                 "points": [[round(float(b), 6), float(y)] for b, y in zip(self.grid[::2], self.curves[m][::2])]}]

@@ -27,7 +27,9 @@ class VariantAuditFigure(_Updatable):
         self.fig, ax = new_figure(height=1.4 + 0.6 * len(names))
         with styled():
             colours = [PALETTE["vermillion"] if results[n].refuted else PALETTE["green"] for n in names]
-            ax.barh(np.arange(len(names)), bounds, color=colours)
+            # refuted bars hatched as well as vermillion: the verdict is not told by hue alone
+            hatches = ["//" if results[n].refuted else "" for n in names]
+            ax.barh(np.arange(len(names)), bounds, color=colours, hatch=hatches, edgecolor=PALETTE["black"], lw=0.8)
             ax.axvline(claimed, color=PALETTE["black"], ls="--", lw=2, label=f"claimed ε = {claimed:g}")
             for i, (n, b) in enumerate(zip(names, bounds)):
                 ax.text(b, i, f" {b:.2f}" + ("  refuted" if results[n].refuted else "  not refuted"),
@@ -40,3 +42,18 @@ class VariantAuditFigure(_Updatable):
             ax.set_title(f"The auditor's verdicts (each false-alarm rate ≤ {alpha:g})")
             ax.legend(loc="lower right", fontsize="small")
         self.bounds = dict(zip(names, bounds.tolist()))
+        self.claimed, self.refuted = claimed, {n: bool(results[n].refuted) for n in names}
+
+    def alt_text(self) -> str:
+        """One bar per variant, and each one's proved ε and verdict against the claim."""
+        def listed(refuted: bool) -> str:
+            return ", ".join(f"{n} ({b:.2f})" for n, b in self.bounds.items() if self.refuted[n] == refuted) or "none"
+        return (f"Bar chart, one bar per variant: the ε the auditor proved violated, against the claimed ε = "
+                f"{self.claimed:g} (dashed line). Refuted: {listed(True)}. Not refuted: {listed(False)}.")
+
+    def data_table(self) -> dict | None:
+        """One row per variant: the ε proved and the verdict."""
+        return {"caption": f"The auditor's verdicts against the claimed ε = {self.claimed:g}",
+                "columns": ["variant", "proved ε ≥", "verdict"],
+                "rows": [[n, f"{b:.2f}", "refuted" if self.refuted[n] else "not refuted"]
+                         for n, b in list(self.bounds.items())[:25]]}
