@@ -18,7 +18,7 @@ import pytest
 from helpers import ROOT, control_values, widget_factories
 
 from dpteach.widgets import Interactive, precomputed
-from dpteach.widgets._a11y import ESM, FigureAccess, check_points, check_table
+from dpteach.widgets._a11y import DETAILS_SECONDS, ESM, FigureAccess, check_points, check_table
 from dpteach.widgets._base import HANDLE_COLOR
 
 FACTORIES = widget_factories()
@@ -78,7 +78,57 @@ def test_a_trait_is_sent_only_when_it_changed():
     w.redraw()                       # the same values: nothing new to say
     assert sent == []
     w.set(epsilon=2.0)
-    assert sent == ["alt"]
+    assert sent[0] == "alt" and set(sent) <= {"alt", "table", "points"} and len(sent) == len(set(sent))
+
+
+class _Loop:
+    """A stand-in for the kernel's event loop, on a clock the test moves."""
+
+    def __init__(self):
+        self.now, self.due = 0.0, {}
+
+    def call_later(self, seconds, callback):
+        handle = object()
+        self.due[handle] = (self.now + seconds, callback)
+        return handle
+
+    def remove_timeout(self, handle):
+        del self.due[handle]
+
+    def advance(self, seconds):
+        """Move the clock on, running what falls due on the way (and what that schedules within the time)."""
+        end = self.now + seconds
+        while self.due and min(t for t, _ in self.due.values()) <= end:
+            handle, (when, callback) = min(self.due.items(), key=lambda item: item[1][0])
+            del self.due[handle]
+            self.now = when
+            callback()
+        self.now = end
+
+
+def test_in_a_kernel_the_table_and_points_follow_once_the_controls_rest(monkeypatch):
+    """A drag sends the text alternative with every frame, the table and the walkable points (milliseconds to build)
+    once the controls rest: only the newest is scheduled, and it describes the frame shown last. A value set by code
+    (a cell, or a notebook executed headless, whose saved state the book shows) sends them at once."""
+    from dpteach.widgets import _base
+    loop = _Loop()
+    monkeypatch.setattr(_base, "_kernel_loop", lambda: loop)
+    w = FACTORIES["dpteach.widgets.laplace.laplace_density"]()
+    loop.advance(1)
+    sent = []
+    w.access.observe(lambda change: sent.append(change["name"]), names=["alt", "table", "points"])
+    control = w.controls["epsilon"]
+    for epsilon in (2.0, 3.0, 4.0):        # a drag: values as the browser sends them (under the property lock)
+        with control._lock_property(value=epsilon):
+            control.value = epsilon
+        loop.advance(0.05)                  # a frame every 50 ms
+    assert set(sent) == {"alt"} and len(loop.due) == 1 and w.access.alt == w.figure.alt_text()
+    loop.advance(DETAILS_SECONDS)           # the controls rest
+    assert sorted(sent[-2:]) == ["points", "table"] and not loop.due
+    assert w.access.table == check_table(w.figure.data_table(), w.figure)
+    assert w.access.points == check_points(w.figure.explore_points(), w.figure)
+    w.set(epsilon=0.5)
+    assert not loop.due and w.access.table == check_table(w.figure.data_table(), w.figure)
 
 
 def test_the_reset_button_is_marked_and_the_handles_have_contrast():

@@ -43,24 +43,46 @@ class FigureAccess(anywidget.AnyWidget):
     alts = traitlets.List(traitlets.Unicode()).tag(sync=True)
     index = traitlets.Int(-1).tag(sync=True)
 
-    def show(self, figure) -> None:
-        """Bring the traits in step with ``figure`` as it is drawn now (each trait is sent only if it changed)."""
-        alt, table, points = describe(figure)
+    def show(self, figure, loop=None) -> None:
+        """Bring the traits in step with ``figure`` as it is drawn now (each trait is sent only if it changed).
+
+        The text alternative goes with every frame (it is short: a few tenths of a µs to write). The table and the
+        walkable points can cost milliseconds to build and kilobytes to send: with ``loop`` (the kernel's event loop)
+        they follow once the controls have rested for :data:`DETAILS_SECONDS`, not on every frame of a drag; without
+        one (a plain Python process, a test) at once."""
+        alt = str(figure.alt_text()) if hasattr(figure, "alt_text") else ""
         if alt != self.alt:
             self.alt = alt
+        pending = getattr(self, "_pending", None)
+        if loop is None:
+            self.show_details(figure)
+            return
+        if pending is not None:
+            loop.remove_timeout(pending)
+        self._pending = loop.call_later(DETAILS_SECONDS, lambda: self.show_details(figure))
+
+    def show_details(self, figure) -> None:
+        """The figure's data table and walkable points, as it is drawn now (each sent only if it changed)."""
+        self._pending = None
+        _, table, points = describe(figure, alt=False)
         if table != self.table:
             self.table = table
         if points != self.points:
             self.points = points
 
 
-def describe(figure) -> tuple[str, dict, list]:
+#: How long the controls rest before a figure's table and points are sent (the live region speaks after 500 ms)
+DETAILS_SECONDS = 0.25
+
+
+def describe(figure, alt: bool = True) -> tuple[str, dict, list]:
     """A figure's text alternative, data table and explorable points, each checked against its contract.
 
-    ``alt_text()`` is every figure's; ``data_table()`` and ``explore_points()`` are read where a figure
-    has them (None and [] otherwise). A malformed table or series is a ValueError naming the figure.
+    ``alt_text()`` is every figure's (skipped, "", with ``alt=False``); ``data_table()`` and ``explore_points()`` are
+    read where a figure has them (None and [] otherwise). A malformed table or series is a ValueError naming the
+    figure.
     """
-    alt = str(figure.alt_text()) if hasattr(figure, "alt_text") else ""
+    alt = str(figure.alt_text()) if alt and hasattr(figure, "alt_text") else ""
     table = getattr(figure, "data_table", None)
     table = table() if callable(table) else None
     points = getattr(figure, "explore_points", None)

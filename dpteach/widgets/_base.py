@@ -307,7 +307,11 @@ class Interactive:
         return self.set(**self.defaults)
 
     def redraw(self) -> dict:
-        """Update the figure from the current values and refresh the image."""
+        """Update the figure from the current values and refresh the image and its text alternative (and, at once
+        for a value set by code, or once the controls rest for a value the browser sent, its table and points)."""
+        return self._redraw(rest=None)
+
+    def _redraw(self, rest) -> dict:
         try:
             self.result = self._update(**self.values())
         except ValueError as exc:   # never a traceback in class: say what is wrong instead
@@ -316,7 +320,7 @@ class Interactive:
             return self.result
         self.status.value = ""
         self.image.value = self.figure.png()
-        self.access.show(self.figure)
+        self.access.show(self.figure, rest)
         self._drawn = self.values()
         self._finished = time.perf_counter()
         return self.result
@@ -337,7 +341,7 @@ class Interactive:
         # holds a value in the widget's _property_lock while it applies a state the front end sent)
         from_browser = change["name"] in getattr(change["owner"], "_property_lock", {})
         if loop is None or not from_browser or time.perf_counter() - self._finished > COALESCE_SECONDS:
-            self.redraw()
+            self._redraw(rest=loop if from_browser else None)
             return
         # Changes are arriving faster than the figure draws (a client that does not wait for each image, or
         # a backlog behind a busy kernel): let the kernel read what is queued, then draw the newest once.
@@ -347,7 +351,7 @@ class Interactive:
     def _draw_newest(self) -> None:
         self._scheduled = False
         if self.values() != self._drawn:
-            self.redraw()
+            self._redraw(rest=_kernel_loop())
 
     # -- display --------------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs):
