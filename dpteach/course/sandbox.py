@@ -59,6 +59,10 @@ ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/scratch", "LANG": "C.UTF-8", "
                "TMPDIR": "/tmp", "MPLBACKEND": "agg", "MPLCONFIGDIR": "/tmp/matplotlib", "IPYTHONDIR": "/tmp/ipython",
                "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+#: The most JSON values one report line may hold (counted as its ``[``, ``{`` and ``,`` before parsing):
+#: a function's long run is one base64 string, a notebook's answers a few dozen values; twelve megabytes of
+#: ``[0,0,...]`` would be gigabytes of Python objects in the grader.
+MAX_ITEMS = 100_000
 INSTALL = ("bubblewrap (bwrap) is needed to grade students' code safely and was not found or cannot start "
            "here{detail}. Install it: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo dnf install "
            "bubblewrap` (Fedora). On macOS or Windows, grade inside a Linux container or WSL. Only for files "
@@ -281,6 +285,9 @@ def _collect(process, limits: Limits, watch, result: Result, started: float) -> 
             buffer += chunk
             *lines, buffer = buffer.split(b"\n")
             for line in lines:
+                if line.count(b"[") + line.count(b"{") + line.count(b",") > MAX_ITEMS:
+                    result.garbled = True     # parsed, it would cost the grader gigabytes: never parsed
+                    continue
                 try:
                     item = json.loads(line)
                 except ValueError:

@@ -31,6 +31,54 @@ TAIL = 4.0
 LONG_COUNTS, LONG_CALLS = 2**18, 4
 #: The low-order bits of each release tested for being stuck (bit 0 is the last bit of the float's mantissa).
 LOW_BITS = 20
+#: How far (in units of the last place of float64, ulps of |f(x)| + |noise|) a release may be from the replay
+#: f(x) + rng.laplace(0, b, size) and still be the same release: another order of the same operations
+#: (Δf·(1/ε) for Δf/ε, say) moves it by a few ulps; a channel in the low 16 bits by thousands.
+REPLAY_ULPS = 16
+#: numpy's generator classes as imported before any student code runs (with the checker): a cell that
+#: replaces ``np.random.default_rng`` or ``np.random.Generator`` afterwards does not change what the runner
+#: hands the function, and the replay in the grader's own process never depends on the sandbox.
+_GENERATOR, _PCG64 = np.random.Generator, np.random.PCG64
+#: PCG64's 128-bit LCG multiplier (O'Neill 2014, as numpy's PCG64 uses it): a draw's state is the one before
+#: it times this, plus the stream's increment, modulo 2¹²⁸; its output is XSL-RR of that state.
+_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+
+
+def _generator(seed) -> np.random.Generator:
+    """``default_rng(seed)`` for an integer seed; for a planted state (:func:`_planted`), a PCG64 generator
+    made from its entropy and put in that state. Built from the classes taken before any student code."""
+    if not isinstance(seed, dict):
+        return _GENERATOR(_PCG64(seed))
+    bits = _PCG64(seed["entropy"])
+    bits.state = {"bit_generator": "PCG64", "state": {"state": seed["state"], "inc": seed["inc"]},
+                  "has_uint32": 0, "uinteger": 0}
+    return _GENERATOR(bits)
+
+
+def _planted(fresh: random.Random, position: int) -> dict:
+    """A PCG64 state (as :func:`_generator` takes it) whose draw number ``position`` (from 0) of
+    ``rng.laplace(0, b)`` is ±b·ln(2⁵²/k) for a k from 1 to 255, between 30.4·b and 36·b: a noise that
+    Lap(b) gives with probability about 10⁻¹³, planted where no sample of a million would reach.
+
+    PCG64 outputs XSL-RR of its state after each step, a bijection for a fixed rotation: the state that
+    outputs a chosen 64-bit word is solved for, stepped back one draw (the LCG inverted) and then
+    ``position`` draws (``advance`` by 2¹²⁸ − position). Every other draw is PCG64's own. A function whose
+    noise is clamped or redrawn anywhere within ±30·b changes that release, and the replay sees it.
+    """
+    entropy = fresh.getrandbits(128)
+    inc = _PCG64(entropy).state["state"]["inc"]
+    k = fresh.randrange(1, 256)
+    uniform = k if fresh.random() < 0.5 else 2**53 - k           # next_double is (word >> 11)·2⁻⁵³
+    word = (uniform << 11) | fresh.getrandbits(11)
+    high = fresh.getrandbits(64)
+    turn = high >> 58
+    low = high ^ (((word << turn) | (word >> (64 - turn))) & (2**64 - 1))
+    before = (((high << 64) | low) - inc) * pow(_MULTIPLIER, -1, 2**128) % 2**128
+    bits = _PCG64(entropy)
+    bits.state = {"bit_generator": "PCG64", "state": {"state": before, "inc": inc}, "has_uint32": 0, "uinteger": 0}
+    if position:
+        bits.advance(2**128 - position)
+    return {"entropy": entropy, "state": bits.state["state"]["state"], "inc": inc}
 
 
 def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int = DRAWS) -> dict:
@@ -45,7 +93,7 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int 
     def fresh():
         return np.array(true_answer, dtype=float) if isinstance(true_answer, np.ndarray) else true_answer
 
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)      # default_rng(seed), from the classes taken before the student's cell
     given = fresh()
     first = function(given, sensitivity, epsilon, rng)
     if first is None:
@@ -56,7 +104,7 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int 
     if any(d is None for d in draws):
         raise ValueError("the function returned None on some calls: did you forget a `return`?")
     values = np.array([np.asarray(d, dtype=float) for d in draws])
-    again = np.asarray(function(fresh(), sensitivity, epsilon, np.random.default_rng(seed)), dtype=float)
+    again = np.asarray(function(fresh(), sensitivity, epsilon, _generator(seed)), dtype=float)
     reproducible = again.shape == values[0].shape and bool(np.array_equal(again, values[0]))
     return {"values": values, "reproducible": reproducible}
 
@@ -89,13 +137,14 @@ def _mechanism_cases(fresh: random.Random | None = None) -> list[Case]:
         shown = (f"{answer:g}" if np.ndim(answer) == 0 else "[" + ", ".join(f"{a:g}" for a in answer) + "]").replace("-", "−")
         cases.append(Case(label.format(shown), (answer, sens, eps, seed),
                           expected={"true": np.asarray(answer, dtype=float), "scale": laplace_scale(sens, eps),
-                                    "sensitivity": sens, "epsilon": eps}))
+                                    "sensitivity": sens, "epsilon": eps, "seed": seed, "calls": DRAWS}))
     if fresh is not None:
         counts = np.array([fresh.randrange(1000) for _ in range(LONG_COUNTS)], dtype=float)
+        seed = _planted(fresh, fresh.randrange(LONG_COUNTS * LONG_CALLS))
         cases.append(Case(f"a long run: a histogram of {LONG_COUNTS:,} counts released {LONG_CALLS} times, Δf = 1, "
-                          "ε = 1", (counts, 1.0, 1.0, fresh.getrandbits(128)), {"calls": LONG_CALLS},
+                          "ε = 1", (counts, 1.0, 1.0, seed), {"calls": LONG_CALLS},
                           expected={"true": counts, "scale": laplace_scale(1.0, 1.0), "sensitivity": 1.0,
-                                    "epsilon": 1.0, "long": True}))
+                                    "epsilon": 1.0, "long": True, "seed": seed, "calls": LONG_CALLS}))
     return cases
 
 
@@ -276,14 +325,44 @@ def _diagnose(got, expected) -> str | None:
     if shape is not None and shape.startswith(("bounded", "clamped")):
         return shape
     if expected.get("long"):        # the long run is there for the tails; the six others test the rest
-        return shape
+        return shape or _replay_problem(values, expected)
     problem = _stuck_bits(values.reshape(len(values), -1)) or _dependence_problem(u) or shape
     if problem is not None:
         return problem
     spread = float(np.abs(u).mean())
     if abs(spread - 1) > BAND / math.sqrt(n):
         return _scale_problem(spread, n, b, expected)
-    return None
+    return _replay_problem(values, expected)
+
+
+def _replay_problem(values: np.ndarray, expected) -> str | None:
+    """None if every release is the one the generator it was given makes: f(x) + rng.laplace(0, b, size) with
+    ``rng = default_rng(seed)``, call after call (replayed here, from numpy's own classes), to within
+    :data:`REPLAY_ULPS` ulps, or that release rounded to float32. Else which release differs, and how.
+
+    Exact, so it has no false failures for a function that draws its noise as the exercise asks (one
+    ``rng.laplace`` call per release, the scale Δf/ε), and it catches what no statistic of a sample can:
+    an exact first release per generator, noise redrawn or clamped in a far tail, a keyed channel in the
+    low bits, noise from another generator made to look like ``rng``. Without a seed (a sample judged on
+    its own) there is nothing to replay.
+    """
+    if "seed" not in expected:
+        return None
+    true, b = np.asarray(expected["true"], dtype=float), expected["scale"]
+    calls = int(expected.get("calls", len(values)))
+    if len(values) != calls:
+        return f"it was called {calls} times but {len(values)} releases came back."
+    want = true + _generator(expected["seed"]).laplace(0.0, b, size=(calls,) + true.shape)
+    tolerance = REPLAY_ULPS * np.finfo(float).eps * (np.abs(true) + np.abs(want - true) + np.finfo(float).tiny)
+    same = (np.abs(values - want) <= tolerance) | (values == want.astype(np.float32).astype(float))
+    if same.all():
+        return None
+    first = int(np.argwhere(~same.reshape(calls, -1).all(axis=1))[0, 0])
+    return (f"release {first + 1} of {calls} is not the one the generator gives: the grader replays rng and "
+            f"expects true_answer + rng.laplace(0, b, size=np.shape(true_answer)) with b = Δf/ε, one such call per "
+            f"release, in order. Its {sum(~same.reshape(calls, -1).all(axis=1)):,} differing releases are noise "
+            "drawn otherwise (another generator, a redrawn or clamped tail, an exact release, extra bits): draw "
+            "the noise with that one call, and return true_answer + noise.")
 
 
 def _scale_problem(spread: float, n: int, b: float, expected) -> str:
