@@ -154,7 +154,9 @@ INTROSPECTION = {"sys", "inspect", "traceback", "gc", "ctypes", "os", "importlib
                  "pickle", "_pickle", "marshal", "copyreg", "shelve", "dill", "cloudpickle", "joblib"}
 #: Attributes a function's cell may not use: frames, the module table, and loading pickled data
 #: (``np.load(..., allow_pickle=True)`` unpickles, and a pickle can name any callable: ``eval``, ``os.system``).
-FORBIDDEN_ATTRIBUTES = ("_getframe", "modules", "load", "loads", "fromfile")
+#: ``exercises`` and ``course``: the checkers and the runner that calls the function (patching the generator
+#: it hands over would make a function look like another in grading only).
+FORBIDDEN_ATTRIBUTES = ("_getframe", "modules", "load", "loads", "fromfile", "exercises", "course")
 #: The only modules a hand-written function's cell may import.
 HAND_MODULES = {"numpy", "math"}
 
@@ -177,7 +179,8 @@ def out_of_bounds(source: str) -> str | None:
             for alias in node.names:
                 module = (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
                 root = module.split(".")[0]
-                if root in INTROSPECTION or alias.name in INTROSPECTION:
+                parts = set(module.split(".")) | {alias.name}
+                if root in INTROSPECTION or alias.name in INTROSPECTION or parts & {"exercises", "course"}:
                     return f"it imports `{module if isinstance(node, ast.Import) else module + '.' + alias.name}`"
     return None
 

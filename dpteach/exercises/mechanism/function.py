@@ -357,12 +357,12 @@ def _replay_problem(values: np.ndarray, expected) -> str | None:
     same = (np.abs(values - want) <= tolerance) | (values == want.astype(np.float32).astype(float))
     if same.all():
         return None
-    first = int(np.argwhere(~same.reshape(calls, -1).all(axis=1))[0, 0])
-    return (f"release {first + 1} of {calls} is not the one the generator gives: the grader replays rng and "
-            f"expects true_answer + rng.laplace(0, b, size=np.shape(true_answer)) with b = Δf/ε, one such call per "
-            f"release, in order. Its {sum(~same.reshape(calls, -1).all(axis=1)):,} differing releases are noise "
-            "drawn otherwise (another generator, a redrawn or clamped tail, an exact release, extra bits): draw "
-            "the noise with that one call, and return true_answer + noise.")
+    wrong = np.flatnonzero(~same.reshape(calls, -1).all(axis=1))
+    return (f"release {wrong[0] + 1} of {calls} is not the one the generator gives ({len(wrong):,} of the {calls:,} "
+            "differ): the grader replays rng and expects true_answer + rng.laplace(0, b, size=np.shape(true_answer)) "
+            "with b = Δf/ε, one such call per release, in order. A release that differs has noise drawn otherwise "
+            "(another generator, a tail redrawn or clamped, no noise on some call, extra bits): draw the noise "
+            "with that one call and return true_answer + noise.")
 
 
 def _scale_problem(spread: float, n: int, b: float, expected) -> str:
@@ -404,7 +404,9 @@ def _scale_problem(spread: float, n: int, b: float, expected) -> str:
                  "your function on six hidden cases (one count, a clipped sum, overlapping counts, a histogram, "
                  "several Δf and ε), 4,000 times each with a seeded generator, tests the noise's centre, scale, "
                  "shape (its whole distribution against Lap(b)) and independence, and tells you which case fails "
-                 "and which property is broken. When it is graded, the answers and seeds are new, and a seventh "
+                 "and which property is broken. Draw all the noise of a release with that one call, "
+                 "`rng.laplace(0, b, size=np.shape(true_answer))`: the checker also replays the generator and "
+                 "compares every release with it. When it is graded, the answers and seeds are new, and a seventh "
                  "case, a long run of a million noises, probes the far tails.",
           title="write the mechanism", kind="function")
 def check_my_laplace_mechanism(function) -> Feedback:
