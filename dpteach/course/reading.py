@@ -58,7 +58,6 @@ def _capped(data: bytes) -> dict:
     """The JSON of a notebook, refused (:class:`Refused` naming the cap) past :data:`MAX_CELLS` cells,
     :data:`MAX_CONTAINERS` objects and arrays, or a cell past :data:`MAX_CELL_CHARS` characters; the cells
     and containers are counted in the bytes before any parsing."""
-    import json
     if data.count(b'"cell_type"') > MAX_CELLS:
         raise Refused(f"more than {MAX_CELLS:,} cells (the limit)")
     if data.count(b"{") + data.count(b"[") > MAX_CONTAINERS:
