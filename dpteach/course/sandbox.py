@@ -7,12 +7,13 @@ built by bubblewrap (``bwrap``, the sandbox Flatpak is built on), on a root that
   runs in (its venv, its base installation) and the ``dpteach`` package folder, nothing else of the
   host: no home folder, no checkout around the package, no course file, answers, gradebook or other
   submission, no ``/etc`` beyond the dynamic linker's cache and the fonts;
-* writable: a fresh ``/tmp`` and ``/scratch`` (the working folder), memory-backed and capped;
+* writable: a fresh ``/tmp`` and ``/scratch`` (the working folder) and ``/dev/shm``, memory-backed and capped;
 * its own network (loopback only: nothing reachable), PID, IPC and UTS namespaces, a new session
   (no keystrokes pushed into the grader's terminal), and ``--die-with-parent``: when the grader kills
   the sandbox, the PID namespace goes with it, so nothing a student starts outlives the run;
 * an environment that is an allow-list (``--clearenv``): no variable of the instructor's shell gets in;
-* limits set inside before any student code (:mod:`dpteach.course.inside`): memory, CPU seconds,
+* limits set inside before any student code (:mod:`dpteach.course.inside`): memory (the sandbox's
+  whole, as processes × address space each: :meth:`Limits.per_process`), CPU seconds,
   processes, file size; wall time and the size of what it reports are watched from here.
 
 Run as root, the sandbox becomes a fresh uid (no user namespace, so the kernel counts and limits its
