@@ -57,7 +57,7 @@ class ForbiddenCall(BaseException):
 
 class RefusedRoute(BaseException):
     """Raised (by :func:`guard`'s audit hook) when a function's code takes a route the grader does not run:
-    unpickling (``pickle``, ``np.load(..., allow_pickle=True)``), a frame, a shell or a foreign library.
+    unpickling (``pickle``, ``np.load(..., allow_pickle=True)``), a shell, a process or a foreign library.
 
     A BaseException, recorded like :class:`ForbiddenCall`, so that catching it hides nothing.
     """
@@ -72,8 +72,10 @@ class RefusedRoute(BaseException):
 #: Audit events (PEP 578) a function's code may not raise, and why: each is a route around the rule that a
 #: function's cell is read before it runs (``eval``, ``os``, ``sys._getframe`` are "not run"), and none is
 #: needed to write a mechanism. Unpickling is refused whole: any callable can hide in a pickle.
+#: (``sys._getframe`` is not among them: ``collections.namedtuple`` calls it, so importing most libraries
+#: does; the cell's own text may not name it, and a pickle, the other way to it, is refused.)
 ROUTES = {"pickle.find_class": "it unpickles data (pickle, or np.load with allow_pickle=True), which can run any code",
-          "sys._getframe": "it reads the interpreter's frames", "sys._current_frames": "it reads the interpreter's frames",
+          "sys._current_frames": "it reads the interpreter's frames",
           "os.system": "it runs a shell command", "subprocess.Popen": "it starts a process", "os.exec": "it starts a process",
           "os.posix_spawn": "it starts a process", "os.spawn": "it starts a process", "os.fork": "it starts a process",
           "ctypes.dlopen": "it loads a foreign library", "ctypes.dlsym": "it loads a foreign library",

@@ -119,7 +119,7 @@ def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
     where = f"cell {number}" if number is not None else "the notebook"
     if result.end == "timeout":
         limit = options.cell_timeout if number is not None else options.timeout
-        why = f"{where} ran longer than the time limit ({limit:g} s), also when run again alone: stopped there"
+        why = f"{where} ran longer than the time limit ({limit:g} s): stopped there, also when run again alone"
     elif result.end == "memory":
         why = f"{where} wrote more into /dev/shm than its limit: stopped there"
     elif result.end == "output":

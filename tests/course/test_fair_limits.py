@@ -53,7 +53,7 @@ def test_a_run_that_times_out_runs_again_alone_before_it_fails(monkeypatch):
         return sandbox.Result(end="timeout", items=["ready"], alone=alone)
     monkeypatch.setattr(sandbox, "run", fake)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
-    with pytest.raises(running.GradingError, match="also when run again alone"):
+    with pytest.raises(running.GradingError, match="stopped there, also when run again alone"):
         running.execute(notebook, [], OPTIONS)
     assert calls == [False, True]
     from dpteach.course.functions import SandboxedFunction
