@@ -6,9 +6,11 @@ fresh uid) times each process's address space (RLIMIT_AS): :meth:`dpteach.course
 keeps the product within ``memory_mb``.
 """
 
+import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -128,3 +130,25 @@ def test_a_right_notebook_keeps_its_points_beside_a_starving_one_and_a_memory_ho
         records = {r["id"]: r for r in grading.grade_all(paths, MANIFEST, options, jobs=2)}
         right = records[f"right_{name}"]
         assert (right["status"], right["total"], right["reason"]) == ("ok", 4, ""), right
+
+
+SHM_HOG = ("import os, time\nwritten = 0\nfor i in range(32):\n"
+           "    with open(f'/dev/shm/dpteach-fair-hog-{os.getpid()}-{i}', 'wb') as f:\n"
+           "        f.write(b'x' * 2**25)\n    written += 32\n    time.sleep(0.05)\n")
+
+
+def _readable_by_strangers(path: Path) -> bool:
+    return all(os.stat(folder).st_mode & 0o001 for folder in [path, *path.parents])
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not _readable_by_strangers(Path(sys.base_prefix).resolve()),
+                    reason="the 'user' isolation becomes a fresh uid, which only root can, and that uid must reach "
+                           "this Python's installation (test_gradescope runs it in Gradescope's layout)")
+def test_in_user_isolation_dev_shm_is_watched_and_emptied():
+    """Without bubblewrap (Gradescope's container) /dev/shm is the host's: a notebook writing 1 GB into it
+    (32 MB at a time) is stopped past the 64 MB limit, and its files are removed when its run ends."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SHM_HOG)])
+    run = running.execute(notebook, ["written"], grading.Options(timeout=30, cell_timeout=20, memory_mb=1024,
+                                                                 isolation="user"))
+    assert "more into /dev/shm than its limit" in run.stopped, run
+    assert not list(Path("/dev/shm").glob("dpteach-fair-hog-*"))
