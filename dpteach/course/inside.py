@@ -21,8 +21,9 @@ a cell runs past its limit: the answers reported so far are kept.
 
 A function's cell is executed in a fresh namespace holding ``np``, ``math`` and ``dp`` (the names the
 chapters import), with the dpteach functions the exercise asks to write turned into ones that raise
-(:func:`forbid`), numpy's global generator seeded from the grader's fresh entropy, and the runner
-called on each case. Nothing of the grading package stays in ``sys.modules`` once the student's cell
+(:func:`forbid`), numpy's global generator seeded from the grader's fresh entropy, an audit hook
+(:func:`guard`, PEP 578) that refuses unpickling, shells, new processes and foreign libraries from the
+cell's first line on, and the runner called on each case. Nothing of the grading package stays in ``sys.modules`` once the student's cell
 runs.
 """
 
