@@ -21,8 +21,9 @@ a cell runs past its limit: the answers reported so far are kept.
 
 A function's cell is executed in a fresh namespace holding ``np``, ``math`` and ``dp`` (the names the
 chapters import), with the dpteach functions the exercise asks to write turned into ones that raise
-(:func:`forbid`), numpy's global generator seeded from the grader's fresh entropy, and the runner
-called on each case. Nothing of the grading package stays in ``sys.modules`` once the student's cell
+(:func:`forbid`), numpy's global generator seeded from the grader's fresh entropy, an audit hook
+(:func:`guard`, PEP 578) that refuses unpickling, shells, new processes and foreign libraries from the
+cell's first line on, and the runner called on each case. Nothing of the grading package stays in ``sys.modules`` once the student's cell
 runs.
 """
 
@@ -53,6 +54,42 @@ class ForbiddenCall(BaseException):
     def __init__(self, name: str):
         super().__init__(name)
         ForbiddenCall.called.append(name)
+
+
+class RefusedRoute(BaseException):
+    """Raised (by :func:`guard`'s audit hook) when a function's code takes a route the grader does not run:
+    unpickling (``pickle``, ``np.load(..., allow_pickle=True)``), a shell, a process or a foreign library.
+
+    A BaseException, recorded like :class:`ForbiddenCall`, so that catching it hides nothing.
+    """
+
+    seen: list[str] = []
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        RefusedRoute.seen.append(why)
+
+
+#: Audit events (PEP 578) a function's code may not raise, and why: each is a route around the rule that a
+#: function's cell is read before it runs (``eval``, ``os``, ``sys._getframe`` are "not run"), and none is
+#: needed to write a mechanism. Unpickling is refused whole: any callable can hide in a pickle.
+#: (``sys._getframe`` is not among them: ``collections.namedtuple`` calls it, so importing most libraries
+#: does; the cell's own text may not name it, and a pickle, the other way to it, is refused.)
+ROUTES = {"pickle.find_class": "it unpickles data (pickle, or np.load with allow_pickle=True), which can run any code",
+          "sys._current_frames": "it reads the interpreter's frames",
+          "os.system": "it runs a shell command", "subprocess.Popen": "it starts a process", "os.exec": "it starts a process",
+          "os.posix_spawn": "it starts a process", "os.spawn": "it starts a process", "os.fork": "it starts a process",
+          "ctypes.dlopen": "it loads a foreign library", "ctypes.dlsym": "it loads a foreign library",
+          "sys.addaudithook": "it changes the grader's audit hooks", "sys.setprofile": "it traces the interpreter",
+          "sys.settrace": "it traces the interpreter"}
+
+
+def guard() -> None:
+    """From now on, in this process, every audit event of :data:`ROUTES` raises :class:`RefusedRoute`."""
+    def hook(event: str, args) -> None:
+        if event in ROUTES:
+            raise RefusedRoute(f"{ROUTES[event]} ({event})")
+    sys.addaudithook(hook)
 
 
 def set_limits(limits: dict) -> None:
@@ -141,8 +178,12 @@ def run_function(job: dict, report) -> None:
     runner = job["runner"]
     report(READY)
     _forget_the_grader()
+    code = compile(job["source"], "<your answer cell>", "exec")
+    guard()
     try:
-        exec(compile(job["source"], "<your answer cell>", "exec"), namespace)
+        exec(code, namespace)
+        if RefusedRoute.seen:
+            raise RefusedRoute(RefusedRoute.seen[0])
         function = namespace.get(job["name"])
         if not callable(function):
             send("error", f"NameError: the cell defines no function {job['name']}")
@@ -150,18 +191,26 @@ def run_function(job: dict, report) -> None:
         for args, kwargs in job["cases"]:
             ForbiddenCall.called.clear()
             got = runner(function, *args, **kwargs) if runner is not None else function(*args, **kwargs)
+            if RefusedRoute.seen:
+                raise RefusedRoute(RefusedRoute.seen[0])
             if ForbiddenCall.called:
                 send("forbidden", ForbiddenCall.called[0])
                 return
             send("ok", got)
     except ForbiddenCall as called:
         send("forbidden", str(called))
+    except RefusedRoute:
+        send("error", f"not run: {RefusedRoute.seen[0]}; the grader runs a function only through what its cell "
+                      "shows (numpy and math)")
     except MemoryError:
         send("memory", "")
     except RecursionError as error:
         send("error", f"RecursionError: {error}")
     except BaseException as error:   # the student's code: any error is an outcome
-        if ForbiddenCall.called:
+        if RefusedRoute.seen:
+            send("error", f"not run: {RefusedRoute.seen[0]}; the grader runs a function only through what its cell "
+                          "shows (numpy and math)")
+        elif ForbiddenCall.called:
             send("forbidden", ForbiddenCall.called[0])
         else:
             send("error", f"{type(error).__name__}: {str(error)[:300]}")

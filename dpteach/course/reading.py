@@ -10,32 +10,93 @@ math only, no dpteach, no other library's sampler, no copy of dpteach's own code
 from __future__ import annotations
 
 import ast
+import json
 import re
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+#: Caps checked before a submitted notebook is parsed any further than JSON (its bytes, before even that):
+#: what a file makes the grader parse is bounded, so one notebook cannot cost the machine or the class
+#: (one 8 MB cell is an abstract syntax tree of gigabytes; a million empty cells, a gigabyte of objects).
+#: A chapter's notebook as handed out has about 100 cells of at most a few thousand characters each.
+MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
+MAX_CELLS = 2_000
+MAX_CELL_CHARS = 100_000
+#: JSON objects and arrays a notebook may hold (counted as its bytes ``{`` and ``[``, before parsing).
+MAX_CONTAINERS = 500_000
 
 
 class GradingError(Exception):
     """A submission that cannot be graded: it scores 0, and the message is its reason."""
 
 
+class Refused(ValueError):
+    """A notebook the grader refuses to read further; the message names why (never the file's text)."""
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, never through a symbolic link (its target's first bytes would reach the feedback)."""
+    import os
+    import stat
+    if path.is_symlink():
+        raise Refused("it is a symbolic link, which the grader does not follow")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise Refused("it is not a regular file")
+        if status.st_size > MAX_NOTEBOOK_BYTES:
+            raise Refused(f"larger than {MAX_NOTEBOOK_BYTES // 2**20} MB (the limit)")
+        data = handle.read(MAX_NOTEBOOK_BYTES + 1)
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise Refused(f"larger than {MAX_NOTEBOOK_BYTES // 2**20} MB (the limit)")
+    return data
+
+
+def _capped(data: bytes) -> dict:
+    """The JSON of a notebook, refused (:class:`Refused` naming the cap) past :data:`MAX_CELLS` cells,
+    :data:`MAX_CONTAINERS` objects and arrays, or a cell past :data:`MAX_CELL_CHARS` characters; the cells
+    and containers are counted in the bytes before any parsing."""
+    if data.count(b'"cell_type"') > MAX_CELLS:
+        raise Refused(f"more than {MAX_CELLS:,} cells (the limit)")
+    if data.count(b"{") + data.count(b"[") > MAX_CONTAINERS:
+        raise Refused(f"more than {MAX_CONTAINERS:,} JSON objects and arrays (the limit)")
+    try:
+        raw = json.loads(data)
+    except ValueError:
+        raise Refused("it is not JSON") from None     # never its text: the feedback shows this message
+    cells = raw.get("cells") if isinstance(raw, dict) else None
+    if not isinstance(cells, list):
+        raise Refused("it has no cells")
+    if len(cells) > MAX_CELLS:
+        raise Refused(f"more than {MAX_CELLS:,} cells (the limit)")
+    for number, cell in enumerate(cells, 1):
+        source = cell.get("source") if isinstance(cell, dict) else None
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if isinstance(source, str) and len(source) > MAX_CELL_CHARS:
+            raise Refused(f"cell {number} has {len(source):,} characters, more than the limit of {MAX_CELL_CHARS:,}")
+    return raw
+
+
 def read_notebook(path: Path) -> dict:
-    """The notebook as nbformat v4, or GradingError("not a readable notebook: ...")."""
+    """The notebook as nbformat v4, or GradingError("not a readable notebook: ...") naming why: not a
+    regular file (a symbolic link is never followed), over a cap (:data:`MAX_NOTEBOOK_BYTES`,
+    :data:`MAX_CELLS`, :data:`MAX_CELL_CHARS`), not JSON, not a notebook. The message never quotes the file."""
     import nbformat
     try:
-        if path.stat().st_size > MAX_NOTEBOOK_BYTES:
-            raise ValueError(f"larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
-        notebook = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+        data = _read_bytes(Path(path))
+        _capped(data)
+        notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
         if not isinstance(notebook.get("cells"), list):
-            raise ValueError("it has no cells")
+            raise Refused("it has no cells")
         for cell in notebook.cells:
             if cell.get("cell_type") not in ("code", "markdown", "raw") or not isinstance(cell.get("source"), str):
-                raise ValueError("a cell has no type or no source")
+                raise Refused("a cell has no type or no source")
     except Exception as error:   # any failure to read is the student's file's, never the grader's crash
-        raise GradingError(f"not a readable notebook: {type(error).__name__}: {str(error)[:200]}") from None
+        why = str(error) if isinstance(error, Refused) else f"{type(error).__name__}: it is not a notebook nbformat reads"
+        raise GradingError(f"not a readable notebook: {why[:200]}") from None
     return notebook
 
 
@@ -88,26 +149,37 @@ def function_source(notebook: dict, answer: str, before: int | None = None) -> s
 #: and with it a function could look at its caller or rewrite the checker's runner in its own process.
 INTROSPECTION = {"sys", "inspect", "traceback", "gc", "ctypes", "os", "importlib", "builtins", "types", "threading",
                  "subprocess", "signal", "__import__", "eval", "exec", "compile", "globals", "locals", "vars",
-                 "getattr", "setattr", "delattr", "open", "breakpoint", "__builtins__"}
+                 "getattr", "setattr", "delattr", "open", "breakpoint", "__builtins__",
+                 "pickle", "_pickle", "marshal", "copyreg", "shelve", "dill", "cloudpickle", "joblib"}
+#: Attributes a function's cell may not use: frames, the module table, and loading pickled data
+#: (``np.load(..., allow_pickle=True)`` unpickles, and a pickle can name any callable: ``eval``, ``os.system``).
+#: ``exercises`` and ``course``: the checkers and the runner that calls the function (patching the generator
+#: it hands over would make a function look like another in grading only).
+FORBIDDEN_ATTRIBUTES = ("_getframe", "modules", "load", "loads", "fromfile", "exercises", "course")
 #: The only modules a hand-written function's cell may import.
 HAND_MODULES = {"numpy", "math"}
 
 
 def out_of_bounds(source: str) -> str | None:
     """Why the cell reaches the interpreter's insides (a name of :data:`INTROSPECTION`, any dunder
-    attribute, a frame's attributes), or None. Such a cell is not run: its function gets no point."""
+    attribute, a frame's attributes, an attribute of :data:`FORBIDDEN_ATTRIBUTES`, ``allow_pickle``), or None.
+    In the sandbox, :func:`dpteach.course.inside.guard` refuses the same routes when taken another way.
+    Such a cell is not run: its function gets no point."""
     tree = ast.parse(_parsable(source))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in INTROSPECTION:
             return f"it uses `{node.id}`"
         if isinstance(node, ast.Attribute) and (node.attr.startswith("__") or node.attr.startswith(("f_", "tb_", "gi_"))
-                                                or node.attr in ("_getframe", "modules")):
+                                                or node.attr in FORBIDDEN_ATTRIBUTES):
             return f"it uses `.{node.attr}`"
+        if isinstance(node, ast.keyword) and node.arg == "allow_pickle":
+            return "it passes `allow_pickle`"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 module = (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
                 root = module.split(".")[0]
-                if root in INTROSPECTION or alias.name in INTROSPECTION:
+                parts = set(module.split(".")) | {alias.name}
+                if root in INTROSPECTION or alias.name in INTROSPECTION or parts & {"exercises", "course"}:
                     return f"it imports `{module if isinstance(node, ast.Import) else module + '.' + alias.name}`"
     return None
 

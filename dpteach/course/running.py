@@ -81,14 +81,20 @@ class Run:
 
 
 def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
-    """Run the notebook's code cells in a sandbox, one by one, each within ``options.cell_timeout``."""
+    """Run the notebook's code cells in a sandbox, one by one, each within ``options.cell_timeout``.
+
+    A run that ran out of time is run again alone (no other sandbox of the grader's beside it,
+    :func:`dpteach.course.sandbox.turn`) before it is failed: a classmate's load never costs it a point."""
     cells = code_cells(notebook)
     job = {"kind": "notebook", "cells": [source for _, source in cells], "names": list(names),
            "figures": options.figures}
     limits = sandbox.Limits(wall_seconds=STARTUP_SECONDS + options.timeout, cpu_seconds=STARTUP_SECONDS + options.timeout,
                             memory_mb=options.memory_mb)
-    result = sandbox.run(job, limits, options.isolation,
-                         watch=lambda item: STARTUP_SECONDS if item == READY else options.cell_timeout)
+    def watch(item):
+        return STARTUP_SECONDS if item == READY else options.cell_timeout
+    result = sandbox.run(job, limits, options.isolation, watch=watch)
+    if result.end == "timeout":     # perhaps for others' load, not its own: run alone before it is failed
+        result = sandbox.run(job, limits, options.isolation, watch=watch, alone=True)
     if result.items[:1] != [READY]:
         raise GradingError(f"the notebook could not be run: its sandbox did not start ({result.end})")
     answers, errors, running, done = {}, [], None, False
@@ -113,7 +119,9 @@ def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
     where = f"cell {number}" if number is not None else "the notebook"
     if result.end == "timeout":
         limit = options.cell_timeout if number is not None else options.timeout
-        why = f"{where} ran longer than the time limit ({limit:g} s): stopped there"
+        why = f"{where} ran longer than the time limit ({limit:g} s): stopped there, also when run again alone"
+    elif result.end == "memory":
+        why = f"{where} wrote more into /dev/shm than its limit: stopped there"
     elif result.end == "output":
         why = f"{where} sent the grader more output than it reads: stopped there"
     elif result.end.startswith("signal"):

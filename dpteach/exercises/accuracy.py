@@ -172,8 +172,21 @@ _BOUND_CASES = (
 )
 
 
-def _bound_cases() -> list[Case]:
-    return [Case(label, args, expected=laplace_accuracy_bound(*args)) for label, args in _BOUND_CASES]
+#: Cases a grader adds, drawn afresh for each grading, so that no table of the fixed cases passes.
+FRESH_BOUND_CASES = 3
+
+
+def _bound_cases(graded: bool = False) -> list[Case]:
+    """The fixed cases; graded, :data:`FRESH_BOUND_CASES` more (k, β, Δf, ε) drawn from the operating system."""
+    import random
+    cases = [Case(label, args, expected=laplace_accuracy_bound(*args)) for label, args in _BOUND_CASES]
+    fresh = random.SystemRandom()
+    for _ in range(FRESH_BOUND_CASES if graded else 0):
+        args = (fresh.randrange(2, 10**6), round(fresh.uniform(0.001, 0.5), 4), fresh.randrange(1, 11),
+                round(fresh.uniform(0.05, 4.0), 3))
+        cases.append(Case(f"a case drawn for this grading: k = {args[0]:,}, β = {args[1]:g}, Δf = {args[2]}, "
+                          f"ε = {args[3]:g}", args, expected=laplace_accuracy_bound(*args)))
+    return cases
 
 
 def _describe_bound(case: Case, got) -> str:
@@ -200,7 +213,7 @@ def check_accuracy_bound_function(my_accuracy_bound) -> Feedback:
     overwritten = placeholder_feedback(my_accuracy_bound, "my_accuracy_bound")
     if overwritten is not None:
         return overwritten
-    return check_function(my_accuracy_bound, _bound_cases(),
+    return check_function(my_accuracy_bound, _bound_cases(hasattr(my_accuracy_bound, "run_cases")),
                           task="my_accuracy_bound(k, beta, sensitivity, epsilon)",
                           success="ln(k/β)·Δf/ε: Fact 3.7 at t = ln(k/β), for each of the k noises, and a union "
                                   "bound over them.",

@@ -303,11 +303,11 @@ CHEATS = {
     "truncated": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
                   "    y = rng.laplace(0.0, b, size=t.shape)\n    far = np.abs(y) > 9 * b\n"
                   "    while far.any():\n        y[far] = rng.laplace(0.0, b, size=int(far.sum()))\n"
-                  "        far = np.abs(y) > 9 * b\n    return t + y\n", "too light tails"),
+                  "        far = np.abs(y) > 9 * b\n    return t + y\n", "not the one the generator gives"),
     "table": ("TABLE = -np.sign(np.linspace(-1, 1, 4001)[1:-1]) * np.log(1 - np.abs(np.linspace(-1, 1, 4001)[1:-1]))\n\n"
               + HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
               "    return t + sensitivity / epsilon * np.interp(rng.random(t.shape), np.linspace(0, 1, 3999), TABLE)\n",
-              "light tails"),
+              "not the one the generator gives"),
     "low_bits": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
                  "    r = np.asarray(t + rng.laplace(0.0, sensitivity / epsilon, size=t.shape), dtype=np.float64)\n"
                  "    mask = np.uint64(0xFFFF)\n    code = np.round(t).astype(np.int64).astype(np.uint64) & mask\n"
@@ -316,11 +316,11 @@ CHEATS = {
                "    return dpteach.laplace_mechanism(true_answer, sensitivity, epsilon, rng)\n",
                "not run: it imports `importlib`"),
 }
-BY_LIBRARY = {      # the law is Laplace's, so the mechanism point is earned; the hand point is not
-    "generalized_gaussian": (HEAD + "    return dp.generalized_gaussian_mechanism(true_answer, 1, sensitivity / epsilon, rng)\n",
-                             "uses `dp`"),
+BY_LIBRARY = {      # the releases are rng.laplace's, so the mechanism point is earned; the hand point is not
+    "dpteach": (HEAD + "    return dp.laplace_mechanism(true_answer, sensitivity, epsilon, rng)\n",
+                "reaches dp.laplace_mechanism"),
     "scipy": ("from scipy import stats\n\n" + HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
-              "    return t + stats.laplace.rvs(scale=sensitivity / epsilon, size=t.shape, random_state=rng)\n",
+              "    return t + rng.laplace(0.0, stats.laplace.std(scale=sensitivity / epsilon) / np.sqrt(2), t.shape)\n",
               "imports `scipy`"),
 }
 LATER = ["# my notes: def my_laplace_mechanism(true_answer, sensitivity, epsilon, rng): ...",

@@ -10,6 +10,7 @@ import numpy as np
 
 from ...laplace import laplace_scale
 from .._base import Case, Feedback, check_function, exercise
+from .replay import _generator, _planted, _replay_problem
 
 __all__ = ["check_my_laplace_mechanism", "run_mechanism"]
 
@@ -31,8 +32,6 @@ TAIL = 4.0
 LONG_COUNTS, LONG_CALLS = 2**18, 4
 #: The low-order bits of each release tested for being stuck (bit 0 is the last bit of the float's mantissa).
 LOW_BITS = 20
-
-
 def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int = DRAWS) -> dict:
     """Call the student's mechanism ``calls`` times with one generator seeded ``seed``; plain data back.
 
@@ -45,7 +44,7 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int 
     def fresh():
         return np.array(true_answer, dtype=float) if isinstance(true_answer, np.ndarray) else true_answer
 
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)      # default_rng(seed), from the classes taken before the student's cell
     given = fresh()
     first = function(given, sensitivity, epsilon, rng)
     if first is None:
@@ -56,7 +55,7 @@ def run_mechanism(function, true_answer, sensitivity, epsilon, seed, calls: int 
     if any(d is None for d in draws):
         raise ValueError("the function returned None on some calls: did you forget a `return`?")
     values = np.array([np.asarray(d, dtype=float) for d in draws])
-    again = np.asarray(function(fresh(), sensitivity, epsilon, np.random.default_rng(seed)), dtype=float)
+    again = np.asarray(function(fresh(), sensitivity, epsilon, _generator(seed)), dtype=float)
     reproducible = again.shape == values[0].shape and bool(np.array_equal(again, values[0]))
     return {"values": values, "reproducible": reproducible}
 
@@ -89,13 +88,14 @@ def _mechanism_cases(fresh: random.Random | None = None) -> list[Case]:
         shown = (f"{answer:g}" if np.ndim(answer) == 0 else "[" + ", ".join(f"{a:g}" for a in answer) + "]").replace("-", "−")
         cases.append(Case(label.format(shown), (answer, sens, eps, seed),
                           expected={"true": np.asarray(answer, dtype=float), "scale": laplace_scale(sens, eps),
-                                    "sensitivity": sens, "epsilon": eps}))
+                                    "sensitivity": sens, "epsilon": eps, "seed": seed, "calls": DRAWS}))
     if fresh is not None:
         counts = np.array([fresh.randrange(1000) for _ in range(LONG_COUNTS)], dtype=float)
+        seed = _planted(fresh, fresh.randrange(LONG_COUNTS * LONG_CALLS))
         cases.append(Case(f"a long run: a histogram of {LONG_COUNTS:,} counts released {LONG_CALLS} times, Δf = 1, "
-                          "ε = 1", (counts, 1.0, 1.0, fresh.getrandbits(128)), {"calls": LONG_CALLS},
+                          "ε = 1", (counts, 1.0, 1.0, seed), {"calls": LONG_CALLS},
                           expected={"true": counts, "scale": laplace_scale(1.0, 1.0), "sensitivity": 1.0,
-                                    "epsilon": 1.0, "long": True}))
+                                    "epsilon": 1.0, "long": True, "seed": seed, "calls": LONG_CALLS}))
     return cases
 
 
@@ -276,14 +276,14 @@ def _diagnose(got, expected) -> str | None:
     if shape is not None and shape.startswith(("bounded", "clamped")):
         return shape
     if expected.get("long"):        # the long run is there for the tails; the six others test the rest
-        return shape
+        return shape or _replay_problem(values, expected)
     problem = _stuck_bits(values.reshape(len(values), -1)) or _dependence_problem(u) or shape
     if problem is not None:
         return problem
     spread = float(np.abs(u).mean())
     if abs(spread - 1) > BAND / math.sqrt(n):
         return _scale_problem(spread, n, b, expected)
-    return None
+    return _replay_problem(values, expected)
 
 
 def _scale_problem(spread: float, n: int, b: float, expected) -> str:
@@ -325,7 +325,9 @@ def _scale_problem(spread: float, n: int, b: float, expected) -> str:
                  "your function on six hidden cases (one count, a clipped sum, overlapping counts, a histogram, "
                  "several Δf and ε), 4,000 times each with a seeded generator, tests the noise's centre, scale, "
                  "shape (its whole distribution against Lap(b)) and independence, and tells you which case fails "
-                 "and which property is broken. When it is graded, the answers and seeds are new, and a seventh "
+                 "and which property is broken. Draw all the noise of a release with that one call, "
+                 "`rng.laplace(0, b, size=np.shape(true_answer))`: the checker also replays the generator and "
+                 "compares every release with it. When it is graded, the answers and seeds are new, and a seventh "
                  "case, a long run of a million noises, probes the far tails.",
           title="write the mechanism", kind="function")
 def check_my_laplace_mechanism(function) -> Feedback:
@@ -349,7 +351,11 @@ def check_my_laplace_mechanism(function) -> Feedback:
     noise), too heavy tails (a mixture), a fixed pattern in the last bits, a wrong scale
     (ε/Δf, Δf, Δf·ε, no Δf, the standard deviation used for the scale), correlated coordinates or
     successive calls, the same noise in every coordinate, the noise without the true answer, noise
-    not drawn from the ``rng`` argument, or a wrong shape of the output.
+    not drawn from the ``rng`` argument, or a wrong shape of the output. Last, every release is
+    compared with the replay of the generator the function was handed (``_replay_problem``): exact, so
+    it adds no false failure, and it catches what no statistic can (an exact release now and then, a
+    far tail redrawn or clamped, a keyed channel in the low bits); the long run's generator has a noise
+    planted beyond ±30·b (``_planted``), so a tail changed anywhere within that reach changes a release.
     """
     task = "my_laplace_mechanism(true_answer, sensitivity, epsilon, rng)"
     if function is None or function is Ellipsis:
