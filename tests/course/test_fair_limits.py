@@ -14,6 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from helpers import needs_sandbox
 from submissions import MANIFEST, OPTIONS, RIGHT, submission
 
 from dpteach.course import grading, running, sandbox
@@ -38,7 +39,7 @@ NAMES = ["shm_mb", "as_mb", "nproc", "held", "started", "written"]
 
 @pytest.mark.parametrize("memory_mb", [1024, 2048])
 def test_a_sandboxs_memory_as_a_whole_stays_within_the_stated_limit(memory_mb):
-    sandbox.require()
+    needs_sandbox()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in MEASURE])
     run = running.execute(notebook, NAMES, grading.Options(timeout=60, cell_timeout=30, memory_mb=memory_mb))
     got = run.answers
@@ -123,7 +124,7 @@ def test_a_right_notebook_keeps_its_points_beside_a_starving_one_and_a_memory_ho
     """Graded with two workers as the README says: the right notebook (with a cell of a second or two of
     CPU) beside a notebook that starts 40 busy processes and spins to its time limit, and beside one
     that asks for 8 × 1.5 GB: full marks, status ok, each time."""
-    sandbox.require()
+    needs_sandbox()
     options = grading.Options(timeout=20, memory_mb=1024, function_timeout=5, cell_timeout=8)
     for name, cells in (("starving", [STARVER]), ("hog", [HOG])):
         paths = [submission(tmp_path, name, RIGHT, extra=cells), submission(tmp_path, f"right_{name}", RIGHT, extra=[BUSY])]

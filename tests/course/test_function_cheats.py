@@ -16,10 +16,11 @@ import sys
 import nbformat
 import numpy as np
 import pytest
+from helpers import needs_sandbox
 from submissions import MANIFEST
 
 import dpteach as dp
-from dpteach.course import grading, sandbox
+from dpteach.course import grading
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the grading sandbox is Linux's bubblewrap")
 
@@ -115,7 +116,7 @@ def _graded(exercise, source):
 @pytest.fixture(scope="module")
 def graded():
     from concurrent.futures import ThreadPoolExecutor
-    sandbox.require()
+    needs_sandbox()
     sources = {"honest": HONEST, **{name: source for name, (source, _) in CHEATS.items()}}
     with ThreadPoolExecutor(2) as pool:
         done = {name: pool.submit(_graded, LAPLACE, source) for name, source in sources.items()}
@@ -159,7 +160,7 @@ TABLE = ("ANSWERS = {" + ", ".join(f"{args!r}: {dp.laplace_accuracy_bound(*args)
 
 
 def test_a_table_of_chapter_05s_fixed_cases_gets_no_point():
-    sandbox.require()
+    needs_sandbox()
     exercise = MANIFEST["chapters"]["05_accuracy_census_names"]["exercises"][2]
     assert exercise["answer"] == "my_accuracy_bound"
     result = _graded(exercise, TABLE)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from helpers import needs_sandbox
 from submissions import CHAPTER, MANIFEST, OPTIONS, RIGHT, submission
 
 from dpteach.course import reading, sandbox
@@ -76,6 +77,7 @@ def test_a_million_cells_are_refused_before_they_are_parsed(tmp_path, count, say
 def test_a_forged_outcome_of_millions_of_values_is_never_parsed(tmp_path):
     """A function returning 400,000 empty lists: four times the values a report line may hold (at 12 MB, such a
     line cost the grader 2 GB)."""
+    needs_sandbox()
     forged = ("def my_accuracy_bound(k, beta, sensitivity, epsilon):\n"
               "    return [[]] * 400_000\n")
     path = submission(tmp_path, "forged", RIGHT, extra=[forged])
