@@ -116,16 +116,18 @@
     });
   }
 
+  // ES classes, not Backbone's extend: the renderer calls the model class's static methods (_deserialize_state),
+  // which extend does not copy from a class.
   define("anywidget", ["@jupyter-widgets/base"], function (base) {
-    var AnyModel = base.DOMWidgetModel.extend({
-      defaults: function () {
-        return Object.assign({}, base.DOMWidgetModel.prototype.defaults.call(this), {
+    class AnyModel extends base.DOMWidgetModel {
+      defaults() {
+        return Object.assign(super.defaults(), {
           _model_name: "AnyModel", _model_module: "anywidget", _view_name: "AnyView", _view_module: "anywidget"
         });
       }
-    });
-    var AnyView = base.DOMWidgetView.extend({
-      render: function () {
+    }
+    class AnyView extends base.DOMWidgetView {
+      render() {
         var model = this.model, el = this.el, view = this, source = model.get("_esm") || "";
         el.classList.add("dpteach-anywidget");
         var ready = /^(https?:|file:)/.test(source.trim()) || !source.trim()
@@ -142,12 +144,12 @@
         }).catch(function () {
           fallback(model, el);
         });
-      },
-      remove: function () {
-        if (this.dpteachCleanup) { this.dpteachCleanup(); }
-        return base.DOMWidgetView.prototype.remove.apply(this, arguments);
       }
-    });
+      remove() {
+        if (this.dpteachCleanup) { this.dpteachCleanup(); }
+        return super.remove();
+      }
+    }
     return { AnyModel: AnyModel, AnyView: AnyView };
   });
 })();
