@@ -124,6 +124,30 @@ def _widget_alts(state: dict, model_id: str, description: str, section: str) -> 
     return alts, frame_alts
 
 
+def describe_figures(nb):
+    """Every figure of ``nb`` with a text alternative, in place, where a page made by nbconvert reads it (the static
+    decks): an inline figure's ``alt`` metadata (its own, else :func:`_figure_alt`'s), and a widget view's
+    ``dpteach_alt`` (and ``dpteach_frames``) for the script that describes the widget's images (:func:`_widget_alts`).
+    Returns ``nb``."""
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    section = ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            headings = re.findall(r"(?m)^#{1,3} (.+)$", cell.source)
+            section = headings[-1].strip() if headings else section
+            continue
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if "image/png" in data:
+                output.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = _figure_alt(output, section)
+            view = data.get("application/vnd.jupyter.widget-view+json")
+            if view and view.get("model_id") in state:
+                view["dpteach_alt"], frames = _widget_alts(state, view["model_id"], _text(data.get("text/plain")), section)
+                if frames:
+                    view["dpteach_frames"] = frames
+    return nb
+
+
 def instructor_edition(nb, stem: str, project: Project):
     """The instructor's copy of a chapter: solutions open and speaker notes merged back in, by
     ``dpteach.publish.editions.instructor_edition`` (the notes live in ``instructor/NN_name.md``)."""
