@@ -10,7 +10,7 @@ switches its figure with no kernel; the offline search finds "Laplace" and "Theo
 
 Reflow (WCAG 1.4.10), at 320 CSS px and at 200 % zoom (a 640 px viewport, device scale 2): no page
 scrolls sideways, every display formula is whole or scrolls inside its own box (then a Tab stop of its own),
-no widget label or direction row is cut, and no formula is a Tab stop otherwise. A precomputed view's slider
+no widget label, direction row or previous/next title is cut, and no formula is a Tab stop otherwise. A precomputed view's slider
 announces the label its readout shows, and its figure's new description is said in a polite live region.
 
 On a phone (Chromium's mobile emulation, 390×844, touch): the ☰ and "contents" buttons open their
@@ -330,6 +330,13 @@ def test_phone_figures_open_readable_on_tap(browser, book):
     assert zoomed["alt"].strip()
     page.keyboard.press("Escape")
     page.wait_for_function(f"() => ({ZOOMED})() === null", timeout=5_000)
+    # what a tap opens, the keyboard opens too: the squeezed figure is a Tab stop, and Enter opens it
+    assert first.get_attribute("tabindex") == "0", "a figure that opens when tapped is not reachable by keyboard"
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => ({ZOOMED})() !== null", timeout=5_000)
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => ({ZOOMED})() === null", timeout=5_000)
     assert not errors, errors
     page.context.close()
 
@@ -385,7 +392,7 @@ REFLOW = """() => {
       const whole = right(e) <= box.getBoundingClientRect().right + 1 && e.scrollWidth <= e.clientWidth + 1;
       return !whole && !(scrolls(box) && box.scrollWidth >= right(e) - box.getBoundingClientRect().left - 1); })
     .map(e => e.textContent.trim().slice(0, 40));
-  const labels = [...main.querySelectorAll('.widget-label, .dpteach-direction')]
+  const labels = [...document.querySelectorAll('main .widget-label, main .dpteach-direction, .prev-next-title')]
     .filter(e => e.getClientRects().length && e.textContent.trim())
     .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > W + 1)
     .map(e => e.textContent.trim().slice(0, 40));

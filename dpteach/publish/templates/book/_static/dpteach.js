@@ -170,8 +170,8 @@
       if (!view || !view.classList.contains("jupyter-widgets") && !view.querySelector(".jupyter-widgets")) { return; }
       try { data = JSON.parse(tag.textContent); } catch (e) { return; }
       if (data.dpteach_frames || data.dpteach_precomputed) { return; }
-      var controls = view.querySelectorAll(CONTROLS);
-      if (!controls.length) { return; }
+      var controls = [].filter.call(view.querySelectorAll(CONTROLS), function (el) { return el.tagName !== "IMG"; });
+      if (!controls.length) { return; }     // (a figure stays: a squeezed one opens enlarged, by keyboard too)
       controls.forEach(function (el) {
         if (el.classList.contains("noUi-target") || el.getAttribute("role") === "slider") { el.setAttribute("disabled", "true"); }
         if ("disabled" in el) { el.disabled = true; }
