@@ -37,7 +37,10 @@
   var HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;" +
     "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap";
   function announce(view, text) {
-    if (view.querySelector(".dpteach-access:not(.dpteach-access-fallback)")) { return; }   // its anywidget says it
+    if (view.querySelector(".dpteach-access:not(.dpteach-access-fallback)")) {     // its anywidget says it
+      if (view.dpteachLive) { view.dpteachLive.remove(); view.dpteachLive = null; }
+      return;
+    }
     var region = view.dpteachLive;
     if (!region) {
       region = view.dpteachLive = document.createElement("div");
