@@ -65,12 +65,15 @@ def _widget_alts(state: dict, model_id: str, description: str, section: str) -> 
     """One description per image of a widget view (in the order of the widget tree), and for a
     precomputed view ``{"labels": slider labels, "alts": one description per frame}``.
 
-    A frame of a precomputed view is described with the slider value it was drawn at (the page
-    shows one frame at a time: its script picks the description by the slider's readout); a
-    live figure with the values its controls had when the chapter was executed."""
+    A figure whose view holds an anywidget (``_model_module`` "anywidget", as
+    :class:`dpteach.widgets` puts one in each interactive figure) is described by the anywidget's ``alt``,
+    written from the figure's data, and a precomputed view's frames by its ``alts`` (one per frame) when it
+    has as many as the slider has labels. Otherwise a frame is described with the slider value it was
+    drawn at (the page shows one frame at a time: its script picks the description by the slider's
+    readout), and a live figure with the values its controls had when the chapter was executed."""
     base = _LIVE_HINT.sub("", description).strip() or (
         f"Interactive figure in the section “{section}”" if section else "Interactive figure")
-    nodes, images, stacks, controls = [], [], {}, []
+    nodes, images, stacks, controls, written = [], [], {}, [], {}
 
     def walk(mid: str, parent: str | None) -> None:
         model = state.get(mid)
@@ -79,6 +82,11 @@ def _widget_alts(state: dict, model_id: str, description: str, section: str) -> 
         name, st = model.get("model_name", ""), model.get("state", {})
         if name == "ImageModel":
             images.append((mid, parent))
+        if name == "AnyModel" and st.get("_model_module", model.get("model_module")) == "anywidget":
+            written.setdefault("alt", str(st.get("alt") or ""))
+            alts = st.get("alts")
+            if isinstance(alts, list) and alts and "alts" not in written:
+                written["alts"] = [str(a) for a in alts]
         if name == "StackModel":
             stacks[mid] = [c.removeprefix("IPY_MODEL_") for c in st.get("children", [])]
         if name.endswith(_CONTROLS) and st.get("description"):
@@ -99,17 +107,45 @@ def _widget_alts(state: dict, model_id: str, description: str, section: str) -> 
     frames = next((labels for _, _, labels in controls if labels), None)
     chooser = next((desc for desc, _, labels in controls if labels), "")
     alts, frame_alts = [], None
+    per_frame = written.get("alts") if frames and len(written.get("alts", [])) == len(frames) else None
     for mid, parent in images:
         if parent in stacks and frames and len(frames) == len(stacks[parent]):
             i = stacks[parent].index(mid)
-            alts.append(f"{base}; frame {i + 1} of {len(frames)}, drawn at {chooser} = {frames[i]}")
+            alts.append(per_frame[i] if per_frame else
+                        f"{base}; frame {i + 1} of {len(frames)}, drawn at {chooser} = {frames[i]}")
             frame_alts = frame_alts or {"labels": list(frames), "alts": []}
             frame_alts["alts"].append(alts[-1])
+        elif written.get("alt"):
+            alts.append(written["alt"])
         elif controls:
             alts.append(f"{base}; drawn at " + ", ".join(f"{d} = {v}" for d, v, _ in controls))
         else:
             alts.append(base)
     return alts, frame_alts
+
+
+def describe_figures(nb):
+    """Every figure of ``nb`` with a text alternative, in place, where a page made by nbconvert reads it (the static
+    decks): an inline figure's ``alt`` metadata (its own, else :func:`_figure_alt`'s), and a widget view's
+    ``dpteach_alt`` (and ``dpteach_frames``) for the script that describes the widget's images (:func:`_widget_alts`).
+    Returns ``nb``."""
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    section = ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            headings = re.findall(r"(?m)^#{1,3} (.+)$", cell.source)
+            section = headings[-1].strip() if headings else section
+            continue
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if "image/png" in data:
+                output.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = _figure_alt(output, section)
+            view = data.get("application/vnd.jupyter.widget-view+json")
+            if view and view.get("model_id") in state:
+                view["dpteach_alt"], frames = _widget_alts(state, view["model_id"], _text(data.get("text/plain")), section)
+                if frames:
+                    view["dpteach_frames"] = frames
+    return nb
 
 
 def instructor_edition(nb, stem: str, project: Project):

@@ -8,6 +8,11 @@ titles, and none of the exercise checkers' "run the cell again" (a book runs not
 desktop and phone width go to artifacts/screenshots/. The precomputed slider of chapter 03
 switches its figure with no kernel; the offline search finds "Laplace" and "Theorem 3.8".
 
+Reflow (WCAG 1.4.10), at 320 CSS px and at 200 % zoom (a 640 px viewport, device scale 2): no page
+scrolls sideways, every display formula is whole or scrolls inside its own box (then a Tab stop of its own),
+no widget label, direction row or previous/next title is cut, and no formula is a Tab stop otherwise. A precomputed view's slider
+announces the label its readout shows, and its figure's new description is said in a polite live region.
+
 On a phone (Chromium's mobile emulation, 390×844, touch): the ☰ and "contents" buttons open their
 sidebars when tapped, no code is cut at the right edge (solutions opened), "Back to top" never covers
 code, and a tapped figure opens at a size whose text can be read. A book built with the defaults (no
@@ -155,8 +160,23 @@ def test_precomputed_slider_moves_without_a_kernel(browser, book):
         pytest.fail("the precomputed slider did not switch its frame within 10 s")
     after_label = slider.locator(".widget-readout").inner_text()
     assert after_label != before_label
-    page.wait_for_function(f"([v, label]) => ({visible})(v).alt.endsWith('= ' + label)",
-                           arg=[view.element_handle(), after_label], timeout=5_000)   # the new frame is described
+    # the new frame is described: by the text the view's JSON holds for the label shown (dpteach_frames)
+    frames = view.evaluate("v => JSON.parse(v.closest('.cell_output').querySelector("
+                           "'script[type=\"application/vnd.jupyter.widget-view+json\"]').textContent).dpteach_frames")
+    expected = frames["alts"][frames["labels"].index(after_label)]
+    assert expected != frames["alts"][frames["labels"].index(before_label)]
+    page.wait_for_function(f"([v, alt]) => ({visible})(v).alt === alt", arg=[view.element_handle(), expected],
+                           timeout=5_000)
+    # the handle announces the label shown (not the option's index), and a live region says the new description
+    assert handle.get_attribute("aria-valuetext") == after_label, (handle.get_attribute("aria-valuetext"), after_label)
+    alt = view.evaluate(f"v => ({visible})(v).alt")
+    live = "v => [...v.closest('.cell_output').querySelectorAll('[aria-live=polite]')]"
+    assert view.evaluate(f"v => ({live})(v).length") == 1, "no polite live region (or more than one) for the figure"
+    try:
+        page.wait_for_function(f"([v, alt]) => ({live})(v)[0].textContent === alt", arg=[view.element_handle(), alt],
+                               timeout=5_000)
+    except Exception:
+        pytest.fail(f"the live region did not say the new description: {view.evaluate(f'v => ({live})(v)[0].textContent')!r}")
     page.screenshot(path=str(ARTIFACTS / "book_precomputed_after.png"))
     assert not log["outside"] and not log["failed"] and not log["errors"], log
     page.context.close()
@@ -315,6 +335,13 @@ def test_phone_figures_open_readable_on_tap(browser, book):
     assert zoomed["alt"].strip()
     page.keyboard.press("Escape")
     page.wait_for_function(f"() => ({ZOOMED})() === null", timeout=5_000)
+    # what a tap opens, the keyboard opens too: the squeezed figure is a Tab stop, and Enter opens it
+    assert first.get_attribute("tabindex") == "0", "a figure that opens when tapped is not reachable by keyboard"
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => ({ZOOMED})() !== null", timeout=5_000)
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => ({ZOOMED})() === null", timeout=5_000)
     assert not errors, errors
     page.context.close()
 
@@ -354,4 +381,82 @@ def test_a_book_built_for_the_network_says_so_without_it(browser, tmp_path_facto
         pytest.fail("a page built for the network, opened without one, says nothing about its missing formulas")
     assert "network" in page.inner_text(".dpteach-offline-note")
     page.screenshot(path=str(ARTIFACTS / "book_online_page_offline.png"))
+    page.context.close()
+
+
+#: At a narrow width: what scrolls the page sideways, formulas cut (wider than their box, which does not scroll),
+#: widget labels and direction rows cut, and the formulas that are Tab stops (only those that scroll may be).
+REFLOW = """() => {
+  const W = innerWidth, main = document.querySelector('main');
+  const right = box => { let edge = 0; box.querySelectorAll('*').forEach(e => {
+    if (e.closest('.MJX_Assistive_MathML')) return;
+    const r = e.getBoundingClientRect(); if (r.width) edge = Math.max(edge, r.right); }); return edge; };
+  const scrolls = e => /auto|scroll/.test(getComputedStyle(e).overflowX);
+  const cut = [...main.querySelectorAll('div.math, .MathJax_Display')].filter(e => e.getClientRects().length)
+    .filter(e => { const box = e.closest('div.math') || e;
+      const whole = right(e) <= box.getBoundingClientRect().right + 1 && e.scrollWidth <= e.clientWidth + 1;
+      return !whole && !(scrolls(box) && box.scrollWidth >= right(e) - box.getBoundingClientRect().left - 1); })
+    .map(e => e.textContent.trim().slice(0, 40));
+  const labels = [...document.querySelectorAll('main .widget-label, main .dpteach-direction, .prev-next-title')]
+    .filter(e => e.getClientRects().length && e.textContent.trim())
+    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > W + 1)
+    .map(e => e.textContent.trim().slice(0, 40));
+  const stops = [...main.querySelectorAll('.MathJax, .MathJax_Display, div.math, .MathJax *')]
+    .filter(e => e.tabIndex >= 0 && !(e.matches('div.math') && e.scrollWidth > e.clientWidth));
+  const unreachable = [...main.querySelectorAll('div.math')].filter(e => e.scrollWidth > e.clientWidth + 1 && e.tabIndex < 0);
+  return {width: document.scrollingElement.scrollWidth, W, cut, labels, stops: stops.length,
+          unreachable: unreachable.length, formulas: main.querySelectorAll('div.math').length};
+}"""
+
+
+@pytest.mark.parametrize("zoom", ["320px", "200%"])
+def test_pages_reflow_without_sideways_scrolling(browser, book, zoom):
+    """WCAG 1.4.10: at 320 CSS px, and at 200 % of a 1280 px window (640 CSS px, 2 device pixels each), no page
+    scrolls sideways; a display formula is whole or scrolls inside its own box (a Tab stop then, to be scrolled by
+    keyboard); no widget label or direction row is cut; and no formula is otherwise a Tab stop."""
+    size = {"viewport": {"width": 320, "height": 640}} if zoom == "320px" else \
+        {"viewport": {"width": 640, "height": 450}, "device_scale_factor": 2}
+    context = browser.new_context(offline=True, **size)
+    problems, formulas = {}, 0
+    for name in ["index.html", *PAGES]:
+        page = context.new_page()
+        page.goto((book / name).as_uri(), wait_until="load")
+        _settle(page)
+        page.wait_for_timeout(100)         # (dpteach.js marks the formulas that scroll on the next frame)
+        found = page.evaluate(REFLOW)
+        formulas += found["formulas"]
+        wrong = {key: found[key] for key in ("cut", "labels") if found[key]}
+        if found["width"] > found["W"]:
+            wrong["page width"] = f"{found['width']} px in a {found['W']} px window"
+        if found["stops"] or found["unreachable"]:
+            wrong["formulas in the Tab order / scrolling ones out of it"] = (found["stops"], found["unreachable"])
+        if wrong:
+            problems[name] = wrong
+        if name == "05_accuracy_census_names.html":
+            page.screenshot(path=str(ARTIFACTS / f"book_reflow_{zoom.replace('%', 'pc')}.png"))
+        page.close()
+    context.close()
+    assert formulas > 20, "the pages' display formulas were not found"
+    assert not problems, json.dumps(problems, ensure_ascii=False)[:3000]
+
+
+def test_no_formula_is_a_tab_stop_before_the_first_slider(browser, book):
+    """Chapter 03 at desktop width: Tab from the page's top reaches the precomputed view's slider with no stop on
+    a formula (MathJax 2 made each one a Tab stop: 45 presses before the slider) but one too wide for the column,
+    whose box scrolls."""
+    page, log = _open(browser, (book / "03_laplace_mechanism.html").as_uri())
+    _settle(page)
+    stops = []
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        where = page.evaluate("() => { const e = document.activeElement; return [e.getAttribute('role'), "
+                              "!!e.closest('.MathJax, .MathJax_Display, div.math') && !(e.matches('div.math') && e.scrollWidth > "
+                              "e.clientWidth), e.getAttribute('aria-disabled'), "
+                              "(e.textContent || '').trim().slice(0, 30)]; }")
+        stops.append(where)
+        if where[0] == "slider" and where[2] != "true":
+            break
+    assert stops[-1][0] == "slider", f"no live slider reached in {len(stops)} Tab presses"
+    formulas = [text for _, maths, _, text in stops if maths]
+    assert not formulas, f"{len(formulas)} of {len(stops)} Tab stops before the slider are formulas: {formulas[:3]}"
     page.context.close()

@@ -12,6 +12,9 @@ checked (2/3 of it: text the same share, 16 px), and chapters 03 and 05 are walk
 loads with 0 failed requests and no console error. On chapter 03 the real keys → and Space reach the
 next slide, the precomputed slider moves its figure with no kernel, and the speaker
 view (S) shows the current slide's notes, the next slide and a timer, and follows the show.
+Accessibility, every deck with all its slides shown at once: axe-core (WCAG 2.1 A and AA) finds nothing, every
+image has a text alternative, formulas carry MathJax's assistive MathML, links are underlined and open a page
+(a deck), not a notebook; on chapter 03 an arrow key on a focused slider moves the slider, not the show.
 Screenshots go to artifacts/screenshots/slides_*.png.
 """
 
@@ -21,7 +24,7 @@ import sys
 
 import nbformat
 import pytest
-from helpers import ARTIFACTS, ROOT, needs_chromium
+from helpers import ARTIFACTS, ROOT, axe_source, needs_chromium
 
 from dpteach.publish import slides
 from dpteach.publish.book_site import instructor_edition
@@ -68,7 +71,8 @@ WALK = """async () => {
     let smallest = 1e9, smallestWhat = '';
     const outside = [];
     for (const el of slide.querySelectorAll('*')) {
-      if (el.closest('aside.notes') || el.closest('.MathJax_Preview') || el.closest('script')) continue;
+      if (el.closest('aside.notes') || el.closest('.MathJax_Preview') || el.closest('script') ||
+          el.closest('.MJX_Assistive_MathML')) continue;      // (the formulas' MathML, for screen readers only)
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
@@ -253,6 +257,16 @@ def test_keys_figure_and_speaker_view_of_chapter_03(browser, deck):
     assert page.evaluate("() => Reveal.getIndices().h") == index, "dragging the slider changed the slide"
     page.wait_for_function(f"([s, src]) => ({figure})(s).src !== src", arg=[slide.element_handle(), before],
                            timeout=10_000)
+    # an arrow key on the focused slider moves the slider and its figure, and leaves the show where it is
+    readout = slide.locator(".widget-readout").first
+    shown, before = readout.inner_text(), slide.evaluate(f"s => ({figure})(s).src")
+    handle.focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("([r, t]) => r.textContent.trim() !== t", arg=[readout.element_handle(), shown.strip()],
+                           timeout=5_000)
+    assert page.evaluate("() => Reveal.getIndices().h") == index, "an arrow key on the slider changed the slide"
+    page.wait_for_function(f"([s, src]) => ({figure})(s).src !== src", arg=[slide.element_handle(), before],
+                           timeout=10_000)
     page.screenshot(path=str(ARTIFACTS / "slides_03_figure_1920.png"))
     # the speaker view: this slide's notes, the next slide, a timer; it follows the show
     noted = page.evaluate("() => Reveal.getSlides().findIndex(s => [...s.querySelectorAll('aside.notes')]"
@@ -275,4 +289,37 @@ def test_keys_figure_and_speaker_view_of_chapter_03(browser, deck):
     speaker.screenshot(path=str(ARTIFACTS / "slides_03_speaker_view.png"))
     assert page.evaluate("() => Reveal.getIndices().h") >= index
     assert not log["failed"] and not log["outside"], log
+    page.context.close()
+
+
+#: Every slide and fragment shown at once (reveal.js hides all but the current one), for one run of axe.
+SHOW_ALL = """.reveal .slides section { display: block !important; position: relative !important; opacity: 1 !important;
+  visibility: visible !important; transform: none !important; top: auto !important; }
+.reveal .slides .fragment { opacity: 1 !important; visibility: visible !important; }"""
+AXE_WCAG21 = ("async () => (await axe.run(document, {preload: false, runOnly: {type: 'tag', values: "
+              "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})).violations.map(v => ({id: v.id, impact: v.impact, "
+              "nodes: v.nodes.length, first: v.nodes[0].target.join(' ')}))")
+
+
+@pytest.mark.parametrize("stem", CHAPTERS)
+def test_every_deck_is_accessible(browser, deck, stem):
+    """axe-core finds no WCAG 2.1 A/AA violation in the deck (every slide shown); every image has a text
+    alternative; formulas carry assistive MathML for screen readers; links are underlined and open a deck in the
+    browser, never a notebook."""
+    page, log = _open(browser, deck[stem], SIZES[0])
+    page.wait_for_function("() => [...document.images].every(i => (i.getAttribute('alt') || '').trim())", timeout=10_000)
+    formulas = page.locator("span.MathJax").count()        # (one per formula, inline or displayed)
+    mathml = page.locator("span.MathJax .MJX_Assistive_MathML math").count()
+    assert mathml >= formulas > 0 or formulas == 0, f"{formulas} formulas, {mathml} with assistive MathML"
+    page.add_style_tag(content=SHOW_ALL)
+    links = page.eval_on_selector_all(".reveal .slides a[href]", "els => els.map(a => [a.getAttribute('href'), "
+                                      "getComputedStyle(a).textDecorationLine, a.textContent.trim()])")
+    notebooks = [href for href, _, _ in links if re.search(r"\.ipynb\b", href)]
+    plain = [(href, text) for href, line, text in links if "underline" not in line]
+    page.add_script_tag(content=axe_source())
+    violations = page.evaluate(AXE_WCAG21)
+    assert not violations, f"{stem}: {violations}"
+    assert not notebooks, f"{stem}: links to notebooks: {notebooks[:3]}"
+    assert not plain, f"{stem}: links told from the text by colour alone: {plain[:3]}"
+    assert not log["outside"] and not log["failed"] and not log["errors"], log
     page.context.close()

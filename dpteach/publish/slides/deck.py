@@ -10,14 +10,32 @@ template. Offline by default: reveal.js, MathJax and the widget renderer are cop
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..assets import MATHJAX_TEX_FONTS, copy_offline_assets, extract, npm_pack
-from ..book_site import instructor_edition
+from ..book_site import describe_figures, instructor_edition
 from ..execute import execute
 from ..paths import TEMPLATE_DIRS, Project
 from .edition import slide_edition
 from .marking import unmarked
+
+_NOTEBOOK_LINK = re.compile(r"(?<![\w/.])(\d\d_[a-z0-9_]+)\.ipynb(?:#[^)\s\"'>]*)?")
+
+
+def link_decks(nb):
+    """Links to a chapter's notebook, in the prose and in HTML outputs, point at its deck beside this one
+    (``NN_name.slides.html``), which a browser opens (a link to the notebook showed its JSON, or downloaded it). The
+    notebook's anchor is left out (a deck's slides go by number). Returns ``nb``, changed in place."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _NOTEBOOK_LINK.sub(r"\1.slides.html", cell.source)
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if "text/html" in data:
+                text = "".join(data["text/html"]) if isinstance(data["text/html"], list) else data["text/html"]
+                data["text/html"] = _NOTEBOOK_LINK.sub(r"\1.slides.html", text)
+    return nb
 
 
 def build_slides(project: Project, out: Path | None = None, *, offline: bool = True,
@@ -55,7 +73,7 @@ def build_slides(project: Project, out: Path | None = None, *, offline: bool = T
         if missing:
             raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.publish "
                              f"mark`): {missing[:3]}")
-        nb = slide_edition(instructor_edition(nb, chapter.path.stem, project), live=False)
+        nb = link_decks(describe_figures(slide_edition(instructor_edition(nb, chapter.path.stem, project), live=False)))
         body, _ = exporter.from_notebook_node(nb, resources={
             "metadata": {"name": f"{chapter.number} · {chapter.title}"}, "dpteach_offline": offline})
         page = out / f"{chapter.path.stem}.slides.html"

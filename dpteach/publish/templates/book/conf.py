@@ -69,7 +69,13 @@ mathjax2_config = {
     "tex2jax": {"inlineMath": [["$", "$"], ["\\(", "\\)"]], "processEscapes": True},
     # MathJax probes fonts with a blank font at url('about:blank'), which a page opened from file:// may not load.
     "HTML-CSS": {"styles": {"@font-face": {"font-family": "MathJax_Blank", "src": "local('MathJax_Blank')"}}},
+    # a formula is no Tab stop of its own (MathJax 2 made each one: its menu); one that scrolls is (dpteach.js)
+    "menuSettings": {"inTabOrder": False},
 }
+
+#: The module "anywidget" (AMD, beside require.js): the saved state's anywidgets run here, not from a CDN.
+ANYWIDGET_JS = "dpteach-anywidget.js"
+
 
 def _configure(app, config) -> None:
     if config.dpteach_offline:
@@ -81,8 +87,14 @@ def _configure(app, config) -> None:
         config.nb_ipywidgets_js = {
             "dpteach-require-paths.js": {},
             "require.js": {},
+            ANYWIDGET_JS: {},
             "html-manager/embed-amd.js": {},
         }
+    else:       # the CDN's require.js and widget renderer, with the anywidget module between them (never a CDN's)
+        from myst_nb.core.config import ipywidgets_js_factory
+
+        (require, first), *rest = ipywidgets_js_factory().items()
+        config.nb_ipywidgets_js = {require: first, ANYWIDGET_JS: {}, **dict(rest)}
     if config.dpteach_assets:
         config.html_static_path = [*config.html_static_path, config.dpteach_assets]
     if config.dpteach_instructor:

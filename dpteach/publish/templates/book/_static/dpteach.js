@@ -14,17 +14,106 @@
       var view = tag.previousElementSibling;       // the renderer inserts the view just before its tag
       if (!alts || !alts.length || !view) { return; }
       if (frames) {
-        // A precomputed view draws one frame at a time: describe it by the slider's current label.
+        // A precomputed view draws one frame at a time: describe it by the slider's current label, and say the
+        // new description in a polite live region once the slider rests (unless the view's own anywidget does).
         var readout = view.querySelector(".widget-readout");
         var i = readout ? frames.labels.indexOf(readout.textContent.trim()) : -1;
+        var alt = i >= 0 ? frames.alts[i] : frames.alts[0];
         view.querySelectorAll("img").forEach(function (img) {
-          img.setAttribute("alt", i >= 0 ? frames.alts[i] : frames.alts[0]);
+          if (img.getAttribute("alt") !== alt) { img.setAttribute("alt", alt); }
         });
+        announce(view, alt);
         return;
       }
       view.querySelectorAll("img").forEach(function (img, i) {
         img.setAttribute("alt", alts[Math.min(i, alts.length - 1)]);
       });
+    });
+  }
+
+  // The live region of a precomputed view: it says the frame's description once the slider has rested REST_MS
+  // (not every frame of a drag), and never what the page showed at first.
+  var REST_MS = 500;
+  var HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;" +
+    "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap";
+  function announce(view, text) {
+    if (view.querySelector(".dpteach-access:not(.dpteach-access-fallback)")) {     // its anywidget says it
+      if (view.dpteachLive) { view.dpteachLive.remove(); view.dpteachLive = null; }
+      return;
+    }
+    var region = view.dpteachLive;
+    if (!region) {
+      region = view.dpteachLive = document.createElement("div");
+      region.className = "dpteach-live";
+      region.setAttribute("role", "status");
+      region.setAttribute("aria-live", "polite");
+      region.setAttribute("aria-atomic", "true");
+      region.style.cssText = HIDDEN;
+      view.appendChild(region);
+      view.dpteachShown = text;
+      return;
+    }
+    if (text === view.dpteachShown) { return; }
+    view.dpteachShown = text;
+    clearTimeout(view.dpteachTimer);
+    view.dpteachTimer = setTimeout(function () { region.textContent = view.dpteachShown; }, REST_MS);
+  }
+
+  // A slider announces the value its readout shows, not its option's index or its log exponent (noUiSlider writes
+  // its own aria-valuetext on every move: a per-handle observer puts the readout's text back at once).
+  function readOut(handle) {
+    var slider = handle.closest(".widget-slider"), readout = slider && slider.querySelector(".widget-readout");
+    var view = handle.closest(".widget-subarea"), tag = view && view.parentElement &&
+      view.parentElement.querySelector(VIEW), frames = null;
+    if (tag) { try { frames = JSON.parse(tag.textContent).dpteach_frames; } catch (e) { frames = null; } }
+    var now = Math.round(parseFloat(handle.getAttribute("aria-valuenow")));
+    if (frames && frames.labels[now] !== undefined) { return frames.labels[now]; }   // (ahead of its readout)
+    return readout && readout.style.display !== "none" ? readout.textContent.trim() : null;
+  }
+  function valueTexts() {
+    document.querySelectorAll('.jupyter-widgets .noUi-handle[role="slider"]').forEach(function (handle) {
+      var put = function () {
+        var text = readOut(handle);
+        if (text && handle.getAttribute("aria-valuetext") !== text) { handle.setAttribute("aria-valuetext", text); }
+      };
+      put();
+      if (!handle.dpteachValueText) {
+        handle.dpteachValueText = new MutationObserver(put);
+        handle.dpteachValueText.observe(handle, { attributes: true, attributeFilter: ["aria-valuetext", "aria-valuenow"] });
+      }
+    });
+  }
+
+  // Formulas: MathJax 2 made each one a Tab stop (its menu; off in the book's MathJax configuration). A display
+  // formula wider than its column scrolls inside its box, which is then a Tab stop of its own (to scroll it by
+  // keyboard), named as a formula; it stops being one when it fits again.
+  function scrollingFormulas() {
+    document.querySelectorAll("main div.math").forEach(function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.dataset.dpteachScrolls) {
+        box.dataset.dpteachScrolls = "1";
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "group");
+        box.setAttribute("aria-label", "Formula, wider than the page: scroll it sideways");
+      } else if (!scrolls && box.dataset.dpteachScrolls) {
+        delete box.dataset.dpteachScrolls;
+        ["tabindex", "role", "aria-label"].forEach(function (name) { box.removeAttribute(name); });
+      }
+    });
+  }
+
+  // A figure squeezed so small that a tap opens it enlarged (see openZoom) is a Tab stop, opened by Enter or Space.
+  function zoomableFigures() {
+    document.querySelectorAll(".cell_output img, .jupyter-widgets img").forEach(function (img) {
+      if (img.closest(".dpteach-zoom") || !img.naturalWidth) { return; }
+      var shrunk = img.getClientRects().length > 0 && img.getBoundingClientRect().width <= img.naturalWidth * SHRUNK;
+      if (shrunk && !img.dataset.dpteachZoom) {
+        img.dataset.dpteachZoom = "1";
+        img.setAttribute("tabindex", "0");
+      } else if (!shrunk && img.dataset.dpteachZoom) {
+        delete img.dataset.dpteachZoom;
+        img.removeAttribute("tabindex");
+      }
     });
   }
 
@@ -84,8 +173,8 @@
       if (!view || !view.classList.contains("jupyter-widgets") && !view.querySelector(".jupyter-widgets")) { return; }
       try { data = JSON.parse(tag.textContent); } catch (e) { return; }
       if (data.dpteach_frames || data.dpteach_precomputed) { return; }
-      var controls = view.querySelectorAll(CONTROLS);
-      if (!controls.length) { return; }
+      var controls = [].filter.call(view.querySelectorAll(CONTROLS), function (el) { return el.tagName !== "IMG"; });
+      if (!controls.length) { return; }     // (a figure stays: a squeezed one opens enlarged, by keyboard too)
       controls.forEach(function (el) {
         if (el.classList.contains("noUi-target") || el.getAttribute("role") === "slider") { el.setAttribute("disabled", "true"); }
         if ("disabled" in el) { el.disabled = true; }
@@ -181,6 +270,11 @@
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && document.querySelector(".dpteach-zoom")) { event.preventDefault(); closeZoom(); }
+    var img = event.target;
+    if ((event.key === "Enter" || event.key === " ") && img.dataset && img.dataset.dpteachZoom && img.tagName === "IMG") {
+      event.preventDefault();
+      openZoom(img);
+    }
   });
 
   // A book built for the network (make html ONLINE=1, or a course's book) loads MathJax and the widget renderer
@@ -208,9 +302,12 @@
     if (pending) { return; }
     pending = true;
     window.requestAnimationFrame(function () {
-      pending = false; describeFigures(); nameControls(); anchorSearchResults(); disableDeadControls(); bindSidebarToggles();
+      pending = false; describeFigures(); nameControls(); valueTexts(); anchorSearchResults(); disableDeadControls();
+      bindSidebarToggles(); scrollingFormulas(); zoomableFigures();
     });
   }
+  window.addEventListener("resize", update);
+  window.addEventListener("load", update);
 
   function start() {
     update();
