@@ -26,7 +26,10 @@ th, td {{ text-align: left; vertical-align: top; padding: .5rem; border-bottom: 
 .parts {{ color: #444; font-size: .9em; }}
 code {{ font-size: .95em; overflow-wrap: anywhere; }}
 @media (max-width: 40rem) {{
-  tr.head {{ display: none; }} tr {{ display: block; border-bottom: 1px solid #ccc; padding: .5rem 0; }}
+  /* the header row out of sight, not out of the accessibility tree: each cell keeps its column's name */
+  tr.head {{ display: table-row; position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+    overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }}
+  tr {{ display: block; border-bottom: 1px solid #ccc; padding: .5rem 0; }}
   td {{ display: block; border: none; padding: .15rem 0; }} td.points {{ display: inline-block; margin-right: 1rem; }}
 }}
 </style></head><body>

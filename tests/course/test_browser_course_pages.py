@@ -72,6 +72,10 @@ def _look(browser, path, viewport, name):
     problems = page.evaluate("async () => (await axe.run(document, {preload: false})).violations"
                              ".filter(v => ['serious', 'critical'].includes(v.impact)).map(v => v.id)")
     text = page.inner_text("body")
+    # what a screen reader reads: the tables' column headers stay in Chromium's accessibility tree at every width
+    tree = context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    log["headers"] = [n.get("name", {}).get("value", "") for n in tree
+                      if n.get("role", {}).get("value") == "columnheader" and not n.get("ignored")]
     context.close()
     return text, wide, problems, log
 
@@ -81,6 +85,7 @@ def test_a_students_feedback_page_reads_on_a_laptop_and_a_phone(browser, graded,
     text, wide, problems, log = _look(browser, graded / "feedback" / "bob.html", viewport, "feedback")
     assert "Feedback for Bob Babbage (bob)" in text and "0 / 5 points" in text
     assert "Exercise 1" in text and "is not it" in text            # a named mistake, never the answer
+    assert log.pop("headers") == ["exercise", "points", "what the checker says"]   # at 390 px too
     assert wide <= 0, f"{wide} px wider than the screen"
     assert not problems and not log["outside"] and not log["errors"], (problems, log)
 
@@ -90,5 +95,6 @@ def test_the_class_report_reads_on_a_laptop_and_a_phone(browser, graded, viewpor
     text, wide, problems, log = _look(browser, graded / "report.html", viewport, "report")
     assert "1 of 2 right (50%)" in text and "1 student handed in nothing" in text
     assert "Files that match no student on the roster: 1" in text and "copied_by_nobody" in text
+    assert "students" in log.pop("headers")
     assert wide <= 0, f"{wide} px wider than the screen"
     assert not problems and not log["outside"] and not log["errors"], (problems, log)
