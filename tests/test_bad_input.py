@@ -412,7 +412,7 @@ KIND_OF = {
     "gaussian_sigma_curve": {"epsilons": None},
     "linf_lower_bound_shape": {"k": None},
     "calibration_audit": {"samples": "count", "epsilon": "nonnegative"},
-    "privacy_loss_distribution": {"tail_mass": "probability"},
+    "privacy_loss_distribution": {"tail_mass": "probability", "tilt_at": "real"},
     "gaussian_noise": {"std": "positive"},
     "replace_one_sensitivity": {"size": "count"},
     "mean_estimate": {"terms": "finite array", "theory": "real", "term_variance": "positive"},

@@ -39,8 +39,12 @@ def cell_texts(cell) -> list[str]:
             texts.append(_text(out["text"]))
         for mime in ("text/plain", "text/html", "text/markdown", "text/latex"):
             if mime in out.get("data", {}):
-                texts.append(_text(out["data"][mime]))
+                # an image inlined as a data URI is pixels, not text a reader sees (its alt and data table are)
+                texts.append(_DATA_URI.sub("data:", _text(out["data"][mime])))
     return texts
+
+
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]+")
 
 
 def numbers_written(text: str):

@@ -130,14 +130,16 @@ class TailFigure(_Updatable):
 
     def alt_text(self) -> str:
         ax = self.fig.axes[0]
-        t = min(3.0, float(self.t[-1]))
+        t = min(2.0, float(self.t[-1]))     # not t = 3: Pr[|Y| ≥ 3b] is chapter 02's exercise 1
         return (f"{ax.get_title()}. Line chart on a log scale of {ax.get_ylabel()} against {ax.get_xlabel()}, "
                 f"from 0 to {self.t[-1]:g}: Fact 3.7's exp(−t) as a solid straight line, the fraction of "
                 f"{self.n_samples:,} samples dashed along it. At t = {t:g}, exp(−t) = {np.exp(-t):.3g} and the "
                 f"samples give {np.interp(t, self.t, self.empirical):.3g}.")
 
     def data_table(self) -> dict | None:
-        ts = np.arange(0.0, float(np.floor(self.t[-1])) + 1)
+        """exp(−t) and the samples' fraction at t = 0, 1, 2, then every 2 units (t = 3, Pr[|Y| ≥ 3b], is chapter
+        02's exercise 1: the table does not give it)."""
+        ts = np.array([t for t in (0.0, 1.0, 2.0, *np.arange(4.0, float(self.t[-1]) + 1, 2.0)) if t <= self.t[-1]])
         measured = np.interp(ts, self.t, self.empirical)
         return {"caption": f"The Laplace tail: Fact 3.7 against {self.n_samples:,} samples",
                 "columns": ["t (units of b)", "exp(−t)", "fraction of samples"],

@@ -210,6 +210,8 @@ def test_the_static_deck_s_caption_says_what_its_hidden_sliders_were_set_to_and_
     figure says each control's saved value and, for ε, δ and noise scales, which way is more private."""
     nb = nbformat.read(path, as_version=4)
     edition = slides.slide_edition(instructor_edition(nb, path.stem, PROJECT), live=False)
+    if "widgets" not in edition.metadata:
+        pytest.skip(f"{path.stem} has no live figure")
     state = edition.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
 
     def tree(mid):
