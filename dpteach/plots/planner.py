@@ -30,16 +30,23 @@ def _short(value: float) -> str:
 PLANNER_CAPS = (1, 2, 3, 5, 10, 20, 50, 100)
 
 
-def _within(plan) -> str:
+def _within(plan, short: bool = False) -> str:
     """"each count ±50 at 95%" or "all 40 counts ±50 at once at 95%", with the cap when it is not 1."""
+    if short:
+        each = "all at once" if plan.simultaneous else "each count"
+        cap = f", Δf = {plan.sensitivity:g}" if plan.sensitivity != 1 else ""
+        return f"±{plan.accuracy:g} at {plan.confidence:.0%} {each}{cap}"
     cap = f" (cap Δf = {plan.sensitivity:g})" if plan.sensitivity != 1 else ""
     if plan.simultaneous:
         return f"all {plan.releases:,} counts ±{plan.accuracy:g} at once at {plan.confidence:.0%}{cap}"
     return f"each count ±{plan.accuracy:g} at {plan.confidence:.0%}{cap}"
 
 
-def _guesses(plan) -> str:
+def _guesses(plan, short: bool = False) -> str:
     """The best 50/50 guess of one person's presence: any mechanism at the exact total, these releases."""
+    if short:
+        return (f"best guess: ≤ {plan.worst_guess:.1%} any ε-DP, {plan.exact_guess:.1%} Laplace, "
+                f"{plan.gaussian_guess:.1%} Gaussian")
     return (f"best guess of one person's presence: any ε-DP ≤ {plan.worst_guess:.1%}, these Laplace releases "
             f"{plan.exact_guess:.1%}, Gaussian {plan.gaussian_guess:.1%}")
 
@@ -85,7 +92,7 @@ class BudgetPlannerFigure(_Updatable):
             ax.set_ylim(*self.Y_LIMITS)
             ax.set_xlabel("k: counts released about the same people")
             ax.set_ylabel("total ε")
-            ax.set_title(" \n \n ", fontsize="medium")      # three lines: the plan, the totals, the Gaussian
+            ax.set_title(" \n \n \n ", fontsize="medium")   # four lines: plan, totals, Gaussian, best guesses
             # below the axes: the k marker crosses the whole height, the curves the whole width
             self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
             _plain_log_axes(ax)
@@ -111,10 +118,11 @@ class BudgetPlannerFigure(_Updatable):
         self.marker.set_xdata([k, k])
         self.dots.set_data([k] * len(totals), totals)
         self.ax.title.set_text(
-            f"n = {n:,} (δ = {power_text(plan.delta)}), {_within(plan)}: ε = {plan.per_release:.3g} each\n"
+            f"n = {n:,} (δ = {power_text(plan.delta)}), {_within(plan, short=True)}: ε = {plan.per_release:.3g} each\n"
             f"total ε of {k:,}: basic {_short(plan.basic)}, advanced {_short(plan.advanced)}, "
-            f"optimal {_short(plan.optimal)}, exact {_short(plan.exact)}; Gaussian (σ = {plan.gaussian_std:.3g}) "
-            f"{_short(plan.gaussian)}\n{_guesses(plan)}")
+            f"optimal {_short(plan.optimal)}\n"
+            f"exact {_short(plan.exact)}; Gaussian noise, same accuracy (σ = {plan.gaussian_std:.3g}): "
+            f"{_short(plan.gaussian)} (GDP)\n{_guesses(plan, short=True)}")
         self._now = (n, k, a, plan, plans)
         return {"people": n, "releases": k, "accuracy": a, "cap": d, "all_at_once": sim, "delta": plan.delta,
                 "per_release": plan.per_release, **{field: getattr(plan, field) for field, *_ in ACCOUNTINGS},

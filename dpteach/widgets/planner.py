@@ -1,47 +1,34 @@
 """Controls for chapter 06's "Choosing ε and δ": the budget planner.
 
-k is typed (any number of releases from 1 to 10,000, in a box) or picked on the slider of round values beside it;
-the slider only fills the box. A typed k off the slider's steps computes its exact totals once (tens of
-milliseconds), then comes from a cache.
+k is typed (any number of releases from 1 to 10,000: the k slider's readout is a box that takes a typed number,
+ipywidgets ≥ 8) or picked on the slider of round values under it, which only moves the k slider. A k off the
+round values computes its exact totals once (tens of milliseconds), then comes from a cache.
 """
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-
 from .. import plots
 from ..planner import PLANNER_ACCURACY, PLANNER_PEOPLE, PLANNER_RELEASES
 from ..plots.planner import PLANNER_CAPS
-from ._base import _STYLE, Interactive, _check_number, _choice_slider, _toggle
+from ._base import Interactive, _choice_slider, _int_slider, _toggle
 
 __all__ = ["budget_planner"]
 
 _MAX_RELEASES = PLANNER_RELEASES[-1]
 
 
-class _Planner(Interactive):
-    """The planner's Interactive: ``set(releases=k)`` takes any whole k in [1, 10,000] (the box's range, refused
-    outside it, never clamped), and the k slider is only a shortcut that fills the box."""
-
-    def set(self, **values) -> dict:
-        if "releases" in values:
-            _check_number("releases", values["releases"], 1, _MAX_RELEASES, integer=True)
-        return super().set(**values)
-
-
 def budget_planner(people: int = 1_000_000, releases: int = 100, accuracy: float = 10, cap: float = 1,
-                   all_at_once: bool = False) -> Interactive:
+                   all_at_once: bool = False, k_steps: int = 100) -> Interactive:
     """Controls n, k (typed, or a round value from its slider), α, the contribution cap Δf and "each count" or
     "all at once": k counts about the same n people, each within ±α at 95% (or all together): ε per release and
     in total, by basic, advanced, optimal and exact composition, and for Gaussian noise of the same accuracy
-    (GDP), with the best guess of one person's presence against these releases beside the worst case."""
-    k = _check_number("releases", releases, 1, _MAX_RELEASES, integer=True)
-    box = widgets.BoundedIntText(value=k, min=1, max=_MAX_RELEASES, step=1, description="k (type any)",
-                                 style=_STYLE, layout=widgets.Layout(width="220px"))
-    near = min(PLANNER_RELEASES, key=lambda j: abs(j - k))
-    steps = _choice_slider("k_steps", PLANNER_RELEASES, near, "k (round values)")
+    (GDP), with the best guess of one person's presence against these releases beside the worst case.
+    ``k_steps`` is where the slider of round values starts (one of :data:`~dpteach.planner.PLANNER_RELEASES`);
+    moving it sets k."""
+    box = _int_slider("releases", releases, 1, _MAX_RELEASES, "k (type or drag)")
+    steps = _choice_slider("k_steps", PLANNER_RELEASES, k_steps, "k (round values)")
 
-    def fill(change) -> None:        # registered before the Interactive's own observer: the box redraws once
+    def fill(change) -> None:        # registered before the Interactive's own observer: one redraw
         box.value = change["new"]
 
     steps.observe(fill, names="value")
@@ -55,6 +42,6 @@ def budget_planner(people: int = 1_000_000, releases: int = 100, accuracy: float
     def update(people, releases, accuracy, cap, all_at_once, k_steps) -> dict:
         return figure.update(people, releases, accuracy, cap, all_at_once)
 
-    return _Planner(figure, controls,
-                    "a budget planner: the accuracy wanted, the data's size, the cap and the releases, to ε",
-                    update=update)
+    return Interactive(figure, controls,
+                       "a budget planner: the accuracy wanted, the data's size, the cap and the releases, to ε",
+                       update=update)
