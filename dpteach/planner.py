@@ -169,7 +169,7 @@ def _total(value: float) -> str:
 
 
 def plan_budget(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE,
-                sensitivity: float = 1.0, simultaneous: bool = False) -> BudgetPlan:
+                sensitivity: float = 1.0, simultaneous: bool = False, *, guesses: bool = True) -> BudgetPlan:
     """What k counts about the same n people cost, each within ±α with probability ``confidence`` (see the module).
 
     ``sensitivity`` is the contribution cap Δf: Lap(Δf/ε) with ε = ln(1/β)·Δf/α (the total of k such releases is
@@ -178,7 +178,8 @@ def plan_budget(people: int, releases: int, accuracy: float, confidence: float =
     Roth 2014, Theorem 3.8's ln(k/β)). Any k from 1 to 100,000 is planned; on the planner's grid (at 95% per
     release, α/Δf on :data:`PLANNER_ACCURACY`) the optimal, exact and Gaussian totals are read from the shipped
     table; elsewhere they are computed once and cached (the exact one by :func:`~dpteach.exact_laplace_epsilon`:
-    up to hundreds of milliseconds). The best guesses are computed for the plan asked (:func:`laplace_best_guess`).
+    up to hundreds of milliseconds). The best guesses are computed for the plan asked (:func:`laplace_best_guess`);
+    ``guesses=False`` leaves them NaN (a figure's curves need only the totals).
 
     Examples
     --------
@@ -198,10 +199,12 @@ def plan_budget(people: int, releases: int, accuracy: float, confidence: float =
     eps, delta, std = release_epsilon(a, each, d), planner_delta(n), gaussian_std_for(a, each)
     optimal, exact, gaussian = _totals(n, k, a / d, each)
     mu = d / std
+    if not isinstance(guesses, (bool, np.bool_)):
+        raise ValueError(f"guesses must be True or False, got {guesses!r}")
+    worst, laplace, gauss = ((_worst_guess(exact, delta), laplace_best_guess(k, eps), gdp_best_success(mu * math.sqrt(k)))
+                             if guesses else (math.nan,) * 3)
     return BudgetPlan(n, k, a, c, delta, eps, k * eps, advanced_composition(k, eps, delta)[0], optimal, exact,
-                      std, _totals(n, 1, a / d, each)[2], gaussian, d, bool(simultaneous),
-                      _worst_guess(exact, delta),
-                      laplace_best_guess(k, eps), gdp_best_success(mu * math.sqrt(k)))
+                      std, _totals(n, 1, a / d, each)[2], gaussian, d, bool(simultaneous), worst, laplace, gauss)
 
 
 def release_confidence(confidence: float, releases: int) -> float:

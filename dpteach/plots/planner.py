@@ -109,9 +109,8 @@ class BudgetPlannerFigure(_Updatable):
         if not isinstance(all_at_once, (bool, np.bool_)):
             raise ValueError(f"all_at_once must be True or False, got {all_at_once!r}")
         sim = bool(all_at_once)
-        plans = [plan_budget(n, int(j), a, sensitivity=d, simultaneous=sim) for j in PLANNER_RELEASES]
-        plan = plans[PLANNER_RELEASES.index(k)] if k in PLANNER_RELEASES else \
-            plan_budget(n, k, a, sensitivity=d, simultaneous=sim)
+        plans = [plan_budget(n, int(j), a, sensitivity=d, simultaneous=sim, guesses=False) for j in PLANNER_RELEASES]
+        plan = plan_budget(n, k, a, sensitivity=d, simultaneous=sim)        # with the best guesses
         for field, line in self.curves.items():
             line.set_ydata([getattr(p, field) for p in plans])
         totals = [getattr(plan, field) for field, *_ in ACCOUNTINGS]
