@@ -19,7 +19,12 @@ hundreds of milliseconds), too slow for a slider that redraws thirteen of them: 
 (:data:`PLANNER_PEOPLE` × :data:`PLANNER_ACCURACY` × :data:`PLANNER_RELEASES`) they are read, with the
 optimal and Gaussian totals, from ``dpteach/data/planner_totals.csv``, which
 ``dpteach/data/rebuild_planner_table.py`` computes with the same functions, and tests/test_planner.py
-recomputes.
+recomputes. Off the grid (a typed k, a contribution cap Δf that puts α/Δf off it, every count at once) they are
+computed once per plan and cached.
+
+Two readings of a plan beside its totals (chapter 06, "Choosing ε and δ"): the best 50/50 guess of one person's
+presence that any mechanism with the exact total allows, and the exact best guess against the planned Laplace
+releases themselves (:func:`laplace_best_guess`), far lower for many small releases.
 """
 
 from __future__ import annotations
