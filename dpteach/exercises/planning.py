@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from ..planner import plan_budget
-from ._base import Feedback, Mistake, compare, exercise
+from ._base import Feedback, Mistake, compare, exercise, live_mistakes
 
 __all__ = ["check_release_plan"]
 
@@ -41,9 +41,9 @@ def check_release_plan(answer, releases: int = 52, people: int = 100_000, accura
                                      "bound), ε = ln(20k)·Δf/α per count.", name="each release for all at once"),
         Mistake(plans["no cap"].exact, "that leaves the contribution cap out: a holder moves each count by up to "
                                        "Δf, so the noise scale is Δf/ε and each count's ε is Δf times larger.",
-                name="the contribution cap left out"),
+                name="Δf left out"),
         Mistake(plan.basic, "that is basic composition, kε: a true bound, but the question asks for the exact total "
-                            "of these Laplace releases at δ, which is smaller.", name="a looser accounting than asked"),
+                            "of these Laplace releases at δ, which is smaller.", name="basic composition where a δ′ buys more"),
         Mistake(plan.optimal, "that is the optimal composition theorem, exact for the worst ε-DP mechanisms; these "
                               "are Laplace releases, whose own privacy loss distribution gives less.",
                 name="a looser accounting than asked"),
@@ -55,5 +55,5 @@ def check_release_plan(answer, releases: int = 52, people: int = 100_000, accura
                    f"{plan.per_release:.4g}; {releases} of them at δ = {plan.delta:.3g} total {plan.exact:.4g} "
                    f"exactly (kε would say {plan.basic:.4g}).",
                    "All counts at once at 95%: each at 1 − 0.05/k; ε = ln(1/β)·Δf/α per count; then the exact total "
-                   "of k Laplace releases at δ = 1/(100 n) (dp.plan_budget does all of it).",
-                   figures=3, mistakes=mistakes)
+                   "of k Laplace releases at δ = 1/(100 n), from their privacy loss distribution.",
+                   figures=3, mistakes=live_mistakes(plan.exact, mistakes, 3))
