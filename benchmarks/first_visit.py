@@ -12,6 +12,10 @@ way back visits the values *between* those of the way up, so no value is ever dr
 control with fewer than 51 positions (a toggle, a choice, a short integer range) visits each of
 its positions once.
 
+The budget planner's typed k (``budget_planner``'s ``releases``: an integer slider over 1 to 10,000 whose readout
+takes a typed number) is walked like any control; all its values but the two ends are off the planner's grid, so
+each visit computes its exact total once (issue 52), and that first computation is what its row times.
+
     python benchmarks/first_visit.py [--no-kernel] [NAME]  # every control (of widgets named *NAME*): table
     python benchmarks/first_visit.py noisy_max epsilon     # one control, in this interpreter (JSON)
     python benchmarks/first_visit.py --profile noisy_max epsilon   # cProfile of its first visits

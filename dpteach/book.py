@@ -1,4 +1,9 @@
-"""The workbook's table of contents, read from the chapter notebooks themselves."""
+"""The workbook's table of contents, read from the chapter notebooks themselves.
+
+Each chapter is listed with its title, its first sentence, and its sections (its ``## `` headings, without the
+frame every chapter has: overview, prerequisites, summary, exercises, what's next), each linked to its anchor,
+so that a section a reader looks for by name (chapter 06's "Choosing ε and δ") is found from the map.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,15 @@ class Chapter:
     path: Path
     title: str
     summary: str
+    sections: tuple[str, ...] = ()
+
+    def anchor(self, section: str) -> str:
+        """The link to ``section`` in the notebook: Jupyter's anchor is the heading with spaces as hyphens."""
+        return f"{self.path.name}#{section.replace(' ', '-')}"
+
+
+#: The headings every chapter has, left out of its list of sections.
+FRAME = ("Overview", "Prerequisites", "Summary", "Exercises", "What's next")
 
 
 def chapters(folder: str | Path | None = None) -> list[Chapter]:
@@ -34,12 +48,12 @@ def chapters(folder: str | Path | None = None) -> list[Chapter]:
     for path in sorted(folder.iterdir()):
         m = _CHAPTER.match(path.name)
         if m:
-            title, summary = _title_and_summary(path)
-            out.append(Chapter(m.group(1), path, title, summary))
+            title, summary, sections = _title_and_summary(path)
+            out.append(Chapter(m.group(1), path, title, summary, sections))
     return out
 
 
-def _title_and_summary(path: Path) -> tuple[str, str]:
+def _title_and_summary(path: Path) -> tuple[str, str, tuple[str, ...]]:
     nb = json.loads(path.read_text(encoding="utf-8"))
     text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), path.stem)
@@ -47,7 +61,9 @@ def _title_and_summary(path: Path) -> tuple[str, str]:
     paragraphs = [p.strip() for p in after.split("\n\n") if p.strip() and not p.lstrip().startswith(("#", "|", ">", "-", "```"))]
     first = paragraphs[0].replace("\n", " ") if paragraphs else ""
     sentence = re.split(r"(?<=[.!?])\s", first, maxsplit=1)[0]
-    return title, sentence
+    sections = tuple(ln[3:].strip() for ln in text.splitlines()
+                     if ln.startswith("## ") and ln[3:].strip() not in FRAME)
+    return title, sentence, sections
 
 
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
@@ -80,14 +96,24 @@ class ChapterMap:
         self.items = items
 
     def __repr__(self) -> str:
-        return "\n".join(f"{c.number}  {_plain(c.title)}" for c in self.items)
+        return "\n".join(f"{c.number}  {_plain(c.title)}" + "".join(f"\n      · {_plain(t)}" for t in c.sections)
+                         for c in self.items)
 
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{c.number}</td><td><a href='{html.escape(c.path.name)}'>{html.escape(_plain(c.title))}</a></td>"
-            f"<td>{_html(c.summary)}</td></tr>" for c in self.items)
+            f"<td>{_html(c.summary)}{_sections_html(c)}</td></tr>" for c in self.items)
         return ("<table><thead><tr><th>#</th><th>chapter</th><th>what it teaches</th></tr></thead>"
                 f"<tbody>{rows}</tbody></table>")
+
+
+def _sections_html(chapter: Chapter) -> str:
+    """A chapter's sections as a line of links under its summary."""
+    if not chapter.sections:
+        return ""
+    links = " · ".join(f"<a href='{html.escape(chapter.anchor(t))}'>{html.escape(_plain(t))}</a>"
+                       for t in chapter.sections)
+    return f"<br><small>{links}</small>"
 
 
 def chapter_map(folder: str | Path | None = None) -> ChapterMap:

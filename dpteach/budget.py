@@ -92,6 +92,14 @@ class PrivacyBudget:
         The total ε > 0 (finite).
     delta : float, default 0
         The total δ, 0 ≤ δ < 1. With δ = 0 (pure ε-DP) every charge with δ > 0 is refused.
+    accounting : {"basic", "exact"}, default "basic"
+        ``"basic"`` adds the charges (Theorem 3.16). ``"exact"`` is the budget planner's exact rule
+        (:func:`~dpteach.plan_budget`'s ``exact`` total): the charges are releases of Laplace noise on counts
+        (each pure ε_i-DP, δ_i = 0) and what they spent is their total ε at the budget's δ (0 < δ < 1) from
+        their privacy loss distribution (:func:`~dpteach.exact_laplace_epsilon`; chapters 06 and 08). The
+        accountant composes k equal releases, so the total of k charges is that of k releases at the largest
+        ε_i charged: exact when the charges are equal (the planner's weekly releases), an upper bound
+        otherwise. A budget of a plan's exact total takes all its k releases, where adding them refuses some.
 
     Examples
     --------
@@ -111,12 +119,35 @@ class PrivacyBudget:
     #: Relative tolerance when comparing the spent total with the budget (rounding only).
     TOLERANCE = 1e-9
 
-    def __init__(self, epsilon: float, delta: float = 0.0) -> None:
+    #: The composition rules :class:`PrivacyBudget` accounts with.
+    ACCOUNTINGS = ("basic", "exact")
+
+    def __init__(self, epsilon: float, delta: float = 0.0, accounting: str = "basic") -> None:
         self._epsilon = _validate.positive("epsilon", epsilon, why="a budget of ε = 0 could answer nothing")
-        self._delta = _validate.real("delta", delta, low=0.0, high=1.0, low_open=False, high_open=True,
-                                     why="δ is the additive slack in Definition 2.4 of (ε, δ)-DP; "
-                                         "δ = 1 would promise nothing")
+        if accounting not in self.ACCOUNTINGS:
+            raise ValueError(f"accounting must be one of {list(self.ACCOUNTINGS)}, got {accounting!r}")
+        self._accounting = accounting
+        exact = accounting == "exact"
+        self._delta = _validate.real("delta", delta, low=0.0, high=1.0, low_open=exact, high_open=True,
+                                     why="the δ at which the exact total is read, 0 < δ < 1" if exact else
+                                     "δ is the additive slack in Definition 2.4 of (ε, δ)-DP; "
+                                     "δ = 1 would promise nothing")
         self._charges: list[Charge] = []
+
+    @property
+    def accounting(self) -> str:
+        """"basic" (the charges add up) or "exact" (the planner's rule: Laplace releases' loss distribution)."""
+        return self._accounting
+
+    def _composed(self, epsilons) -> float:
+        """What charges of these ε cost together under this budget's rule."""
+        if self._accounting == "basic":
+            return math.fsum(epsilons)
+        spent = [e for e in epsilons if e > 0]
+        if not spent:
+            return 0.0
+        from .exact_composition import exact_laplace_epsilon  # only an exact budget needs the accountant
+        return exact_laplace_epsilon(len(spent), max(spent), self._delta)
 
     # -- what it holds ----------------------------------------------------------------------
     @property
@@ -134,11 +165,15 @@ class PrivacyBudget:
 
     @property
     def spent_epsilon(self) -> float:
-        """Σ ε_i over the charges (Theorem 3.16), summed without rounding drift (math.fsum)."""
-        return math.fsum(c.epsilon for c in self._charges)
+        """Σ ε_i over the charges (Theorem 3.16), summed without rounding drift (math.fsum); with
+        ``accounting="exact"``, their total ε at the budget's δ (see the class)."""
+        return self._composed([c.epsilon for c in self._charges])
 
     @property
     def spent_delta(self) -> float:
+        """Σ δ_i; with ``accounting="exact"``, the budget's δ once anything is spent (the total is read there)."""
+        if self._accounting == "exact":
+            return self._delta if self.spent_epsilon > 0 else 0.0
         return math.fsum(c.delta for c in self._charges)
 
     @property
@@ -185,7 +220,14 @@ class PrivacyBudget:
             (a ValueError) if the spent ε or δ would exceed the total; nothing is charged.
         """
         eps, dlt = _charge("epsilon", epsilon), _charge_delta("delta", delta)
+        self._pure_only(dlt)
         return self._add(Charge(_label(label), eps, dlt))
+
+    def _pure_only(self, delta: float) -> None:
+        if self._accounting == "exact" and delta > 0:
+            raise ValueError(f"delta must be 0 for a charge to an exact budget (its charges are Laplace releases, "
+                             f"pure ε-DP; the budget's δ = {self._delta:.3g} is where their total is read), "
+                             f"got {delta!r}")
 
     def spend_parallel(self, epsilons, deltas=None, label: str = "") -> Charge:
         """Charge mechanisms run on *disjoint* parts of the data: the largest ε_i (and δ_i).
@@ -217,13 +259,17 @@ class PrivacyBudget:
                                  f"got {dlt.size}")
             if (dlt >= 1).any():
                 raise ValueError(f"deltas must be < 1, got {_validate._short(dlt)}; δ = 1 would promise nothing")
+        self._pure_only(float(dlt.max()))
         return self._add(Charge(_label(label), float(eps.max()), float(dlt.max()),
                                 parts=tuple(float(e) for e in eps)))
 
     def _fits(self, epsilon: float, delta: float) -> bool:
-        eps_ok = self.spent_epsilon + epsilon <= self._epsilon * (1 + self.TOLERANCE)
-        delta_ok = self.spent_delta + delta <= self._delta * (1 + self.TOLERANCE)
-        return eps_ok and delta_ok
+        return self._eps_fits(epsilon) and (self._accounting == "exact" and delta == 0
+                                            or self.spent_delta + delta <= self._delta * (1 + self.TOLERANCE))
+
+    def _eps_fits(self, epsilon: float) -> bool:
+        after = self._composed([*(c.epsilon for c in self._charges), epsilon])
+        return after <= self._epsilon * (1 + self.TOLERANCE)
 
     def _add(self, charge: Charge) -> Charge:
         if not self._fits(charge.epsilon, charge.delta):
@@ -235,8 +281,11 @@ class PrivacyBudget:
         name = f"refused {charge.label!r}" if charge.label else "refused"
         n = len(self._charges)
         spent = f"{_four_figures(self.spent_epsilon)} spent in {n} charge{'s' if n != 1 else ''}"
-        if self.spent_epsilon + charge.epsilon > self._epsilon * (1 + self.TOLERANCE):
+        if not self._eps_fits(charge.epsilon):
             asks = f"ε = {_four_figures(charge.epsilon)}" + (" (its largest part)" if charge.parts else "")
+            if self._accounting == "exact":
+                after = self._composed([*(c.epsilon for c in self._charges), charge.epsilon])
+                asks += f" (the total would be {_four_figures(after)} by exact accounting)"
             reason = (f"it asks {asks} but only ε = {_four_figures(self.remaining_epsilon)} of "
                       f"{_four_figures(self._epsilon)} remains ({spent})")
         elif self._delta == 0:
@@ -256,13 +305,14 @@ class PrivacyBudget:
         left = f"remaining ε = {_four_figures(self.remaining_epsilon)}" + (
             f", δ = {self.remaining_delta:.3g}" if self._delta else "")
         n = len(self._charges)
-        return f"PrivacyBudget({total}): {spent} in {n} charge{'s' if n != 1 else ''}; {left}"
+        rule = ("basic accounting: the charges add up" if self._accounting == "basic" else
+                f"exact accounting: Laplace releases' total at δ = {self._delta:.3g}")
+        return f"PrivacyBudget({total}; {rule}): {spent} in {n} charge{'s' if n != 1 else ''}; {left}"
 
     def _rows(self) -> list[list[str]]:
         rows = []
-        running = 0.0
         for i, c in enumerate(self._charges, 1):
-            running += c.epsilon
+            running = self._composed([d.epsilon for d in self._charges[:i]])
             rows.append([str(i), c.label or "—", _four_figures(c.epsilon), f"{c.delta:.3g}", c.kind, _four_figures(running)])
         return rows
 

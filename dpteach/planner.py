@@ -19,7 +19,12 @@ hundreds of milliseconds), too slow for a slider that redraws thirteen of them: 
 (:data:`PLANNER_PEOPLE` × :data:`PLANNER_ACCURACY` × :data:`PLANNER_RELEASES`) they are read, with the
 optimal and Gaussian totals, from ``dpteach/data/planner_totals.csv``, which
 ``dpteach/data/rebuild_planner_table.py`` computes with the same functions, and tests/test_planner.py
-recomputes.
+recomputes. Off the grid (a typed k, a contribution cap Δf that puts α/Δf off it, every count at once) they are
+computed once per plan and cached.
+
+Two readings of a plan beside its totals (chapter 06, "Choosing ε and δ"): the best 50/50 guess of one person's
+presence that any mechanism with the exact total allows, and the exact best guess against the planned Laplace
+releases themselves (:func:`laplace_best_guess`), far lower for many small releases.
 """
 
 from __future__ import annotations
@@ -29,14 +34,17 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 
+import numpy as np
+
 from . import _special, _validate
 from ._text import power_text
 from .composition import advanced_composition, optimal_composition
 from .exact_composition import exact_laplace_epsilon
-from .gdp import gdp_epsilon
+from .gdp import gdp_best_success, gdp_epsilon
+from .generalized_gaussian.accountant import laplace_noise, privacy_loss_distribution
 
-__all__ = ["PLANNER_ACCURACY", "PLANNER_PEOPLE", "PLANNER_RELEASES", "BudgetPlan", "plan_budget", "planner_delta",
-           "record_release_risk", "release_epsilon"]
+__all__ = ["PLANNER_ACCURACY", "PLANNER_PEOPLE", "PLANNER_RELEASES", "BudgetPlan", "laplace_best_guess",
+           "plan_budget", "planner_delta", "record_release_risk", "release_confidence", "release_epsilon"]
 
 #: The planner's grid: people in the data, the ± error allowed on each count, the number of releases.
 PLANNER_PEOPLE = (1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000)
@@ -117,7 +125,16 @@ class BudgetPlan:
     δ′ = δ, ``optimal`` Kairouz, Oh & Viswanath's Theorem 3.3 at δ (any ε-DP mechanisms), ``exact`` these
     Laplace releases' own ε(δ). ``gaussian_std`` is the σ of Gaussian noise with the same accuracy,
     ``gaussian_per_release`` one such release's ε at δ, and ``gaussian`` the k of them, composed exactly in
-    Gaussian differential privacy (μ√k-GDP, μ = 1/σ) and read at δ.
+    Gaussian differential privacy (μ√k-GDP, μ = Δf/σ) and read at δ.
+
+    ``sensitivity`` is the contribution cap Δf (the most one person moves each count); ``simultaneous`` says
+    whether ``confidence`` holds for all k counts at once (each then within ±α with probability
+    1 − (1 − confidence)/k, the union bound: :func:`release_confidence`) or for each count alone.
+    ``worst_guess`` is the best 50/50 guess of whether one person is in the data that any mechanism with the
+    exact total (ε, δ) allows, 1 − (1 − δ)/(1 + e^ε)
+    (:func:`~dpteach.group_best_success`); ``exact_guess`` the best guess against
+    these k Laplace releases themselves, ½(1 + TV) (:func:`laplace_best_guess`), and ``gaussian_guess``
+    against the Gaussian ones, Φ(μ√k/2) (:func:`~dpteach.gdp_best_success`; chapter 11).
     """
 
     people: int
@@ -133,13 +150,22 @@ class BudgetPlan:
     gaussian_std: float
     gaussian_per_release: float
     gaussian: float
+    sensitivity: float = 1.0
+    simultaneous: bool = False
+    worst_guess: float = math.nan
+    exact_guess: float = math.nan
+    gaussian_guess: float = math.nan
 
     def __repr__(self) -> str:
-        return (f"{self.releases:,} counts of {self.people:,} people, each within ±{self.accuracy:g} with probability "
-                f"{self.confidence:g}: ε = {self.per_release:.3g} per release; total ε at δ = {power_text(self.delta)}: "
+        each = "all at once" if self.simultaneous else "each"
+        cap = "" if self.sensitivity == 1 else f" (each person moves each count by at most {self.sensitivity:g})"
+        return (f"{self.releases:,} counts of {self.people:,} people{cap}, within ±{self.accuracy:g} with probability "
+                f"{self.confidence:g} {each}: ε = {self.per_release:.3g} per release; total ε at δ = {power_text(self.delta)}: "
                 f"basic {_total(self.basic)} (pure), advanced {_total(self.advanced)}, optimal {_total(self.optimal)}, "
                 f"exact {_total(self.exact)}; Gaussian noise of the same accuracy (σ = {self.gaussian_std:.3g}): "
-                f"{_total(self.gaussian)} (GDP)")
+                f"{_total(self.gaussian)} (GDP); best 50/50 guess of one person's presence: any mechanism at the "
+                f"exact total ≤ {self.worst_guess:.1%}, these Laplace releases {self.exact_guess:.1%}, the Gaussian "
+                f"ones {self.gaussian_guess:.1%}")
 
 
 def _total(value: float) -> str:
@@ -147,12 +173,18 @@ def _total(value: float) -> str:
     return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
 
 
-def plan_budget(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE) -> BudgetPlan:
+def plan_budget(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE,
+                sensitivity: float = 1.0, simultaneous: bool = False, *, guesses: bool = True) -> BudgetPlan:
     """What k counts about the same n people cost, each within ±α with probability ``confidence`` (see the module).
 
-    On the planner's grid (at 95%) the optimal, exact and Gaussian totals are read from the shipped table;
-    elsewhere they are computed (the exact one by :func:`~dpteach.exact_laplace_epsilon`: up to hundreds of
-    milliseconds).
+    ``sensitivity`` is the contribution cap Δf: Lap(Δf/ε) with ε = ln(1/β)·Δf/α (the total of k such releases is
+    that of k releases of Lap(1/ε) shifted by 1). ``simultaneous=True`` asks all k counts within ±α together with
+    probability ``confidence``: each is then planned at :func:`release_confidence` (the union bound, Dwork &
+    Roth 2014, Theorem 3.8's ln(k/β)). Any k from 1 to 100,000 is planned; on the planner's grid (at 95% per
+    release, α/Δf on :data:`PLANNER_ACCURACY`) the optimal, exact and Gaussian totals are read from the shipped
+    table; elsewhere they are computed once and cached (the exact one by :func:`~dpteach.exact_laplace_epsilon`:
+    up to hundreds of milliseconds). The best guesses are computed for the plan asked (:func:`laplace_best_guess`);
+    ``guesses=False`` leaves them NaN (a figure's curves need only the totals).
 
     Examples
     --------
@@ -164,10 +196,69 @@ def plan_budget(people: int, releases: int, accuracy: float, confidence: float =
     k = _validate.integer("releases", releases, low=1, high=100_000, why="k, the number of counts released")
     a = _validate.positive("accuracy", accuracy, why="α, the ± error allowed on each count")
     c = _validate.real("confidence", confidence, low=0.0, high=1.0, high_open=True, why=_WHY_CONFIDENCE)
-    eps, delta, std = release_epsilon(a, c), planner_delta(n), gaussian_std_for(a, c)
-    optimal, exact, gaussian = _totals(n, k, a, c)
+    d = _validate.positive("sensitivity", sensitivity, why="Δf, the contribution cap: the most one person moves "
+                                                           "each count")
+    if not isinstance(simultaneous, (bool, np.bool_)):
+        raise ValueError(f"simultaneous must be True or False, got {simultaneous!r}")
+    each = release_confidence(c, k) if simultaneous else c
+    eps, delta, std = release_epsilon(a, each, d), planner_delta(n), gaussian_std_for(a, each)
+    optimal, exact, gaussian = _totals(n, k, a / d, each)
+    mu = d / std
+    if not isinstance(guesses, (bool, np.bool_)):
+        raise ValueError(f"guesses must be True or False, got {guesses!r}")
+    worst, laplace, gauss = ((_worst_guess(exact, delta), laplace_best_guess(k, eps), gdp_best_success(mu * math.sqrt(k)))
+                             if guesses else (math.nan,) * 3)
     return BudgetPlan(n, k, a, c, delta, eps, k * eps, advanced_composition(k, eps, delta)[0], optimal, exact,
-                      std, _totals(n, 1, a, c)[2], gaussian)
+                      std, _totals(n, 1, a / d, each)[2], gaussian, d, bool(simultaneous), worst, laplace, gauss)
+
+
+def release_confidence(confidence: float, releases: int) -> float:
+    """The confidence each of k counts needs so that all k are within ±α together with ``confidence``.
+
+    The union bound (Dwork & Roth 2014, Theorem 3.8): if each misses with probability β/k, some miss with
+    probability at most β. So 1 − (1 − confidence)/k; at 95% and 40 weekly counts, 99.875% each, and
+    ε = ln(k/β)·Δf/α per release instead of ln(1/β)·Δf/α.
+
+    Examples
+    --------
+    >>> release_confidence(0.95, 40)
+    0.99875
+    """
+    c = _validate.real("confidence", confidence, low=0.0, high=1.0, high_open=True, why=_WHY_CONFIDENCE)
+    k = _validate.integer("releases", releases, low=1, high=100_000, why="k, the number of counts released")
+    return 1.0 - (1.0 - c) / k
+
+
+def _worst_guess(epsilon: float, delta: float) -> float:
+    """The best 50/50 guess any (ε, δ)-DP mechanism allows: 1 − (1 − δ)/(1 + e^ε), where α = β on the tradeoff
+    limit β = max(0, 1 − δ − e^ε α, e^(−ε)(1 − δ − α)) (:func:`~dpteach.group_best_success` with k = 1)."""
+    if not math.isfinite(epsilon):
+        return 1.0
+    return 1.0 - (1.0 - delta) * math.exp(-epsilon) / (1.0 + math.exp(-epsilon)) if epsilon > 0 else \
+        1.0 - (1.0 - delta) / (1.0 + math.exp(epsilon))
+
+
+@functools.lru_cache(maxsize=256)
+def laplace_best_guess(releases: int, epsilon: float) -> float:
+    """The best 50/50 guess of whether one person is in the data, from k releases of Lap(Δf/ε) on counts they move
+    by Δf: ½(1 + TV), TV the total variation between the k-fold output laws with and without them.
+
+    TV is δ(0) of the releases' privacy loss distribution (:func:`~dpteach.privacy_loss_distribution`, chapter
+    08: δ(ε) = E[(1 − e^(ε − L))₊] under the law with the person, and at ε = 0 that is TV), so this is the
+    workbook's own accountant read at ε = 0; its discretisation is pessimistic, so the guess is an upper
+    bound by a hair. An ε-DP mechanism allows at most e^(kε)/(1 + e^(kε)) (:func:`~dpteach.best_success`):
+    the worst case for any mechanism, far above what these releases give (chapter 11, the hypothesis-testing
+    view; Kairouz, Oh & Viswanath 2015).
+
+    Examples
+    --------
+    >>> round(laplace_best_guess(1, 1.0), 4)      # one release: ½(1 + 1 − e^(−ε/2))
+    0.6967
+    """
+    k = _validate.integer("releases", releases, low=1, high=100_000, why="k, the number of counts released")
+    eps = _validate.epsilon(epsilon)
+    pld = privacy_loss_distribution(laplace_noise(1.0 / eps), k, resolution=64)
+    return 0.5 * (1.0 + float(pld.delta(0.0)))
 
 
 def gaussian_std_for(accuracy: float, confidence: float = CONFIDENCE) -> float:
@@ -198,7 +289,9 @@ def _totals(people: int, releases: int, accuracy: float, confidence: float) -> t
     return _computed(people, releases, accuracy, confidence)
 
 
+@functools.lru_cache(maxsize=1024)
 def _computed(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
+    """(optimal, exact, gaussian) off the table's grid, computed once per plan (a typed k, a cap, all at once)."""
     eps, delta = release_epsilon(accuracy, confidence), planner_delta(people)
     mu = math.sqrt(releases) / gaussian_std_for(accuracy, confidence)      # k releases: μ√k-GDP, μ = 1/σ
     return (optimal_composition(releases, eps, delta)[0], exact_laplace_epsilon(releases, eps, delta),

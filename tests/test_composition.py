@@ -200,12 +200,13 @@ def test_repr_and_html_show_the_ledger():
     budget.spend(0.25, label="count <65 & over>")
     budget.spend_parallel([0.5, 0.5], label="two halves")
     text = repr(budget)
-    assert text.splitlines()[0] == ("PrivacyBudget(ε = 1, δ = 1e-06): spent ε = 0.75, δ = 0 in 2 charges; "
-                                    "remaining ε = 0.25, δ = 1e-06")
+    assert text.splitlines()[0] == ("PrivacyBudget(ε = 1, δ = 1e-06; basic accounting: the charges add up): spent "
+                                    "ε = 0.75, δ = 0 in 2 charges; remaining ε = 0.25, δ = 1e-06")
     assert "count <65 & over>" in text and "parallel over 2 parts (max)" in text
     page = budget._repr_html_()
     assert page.startswith("<table>") and "&lt;65 &amp; over&gt;" in page and page.count("<tr>") == 3
-    assert repr(PrivacyBudget(2)) == "PrivacyBudget(ε = 2): spent ε = 0 in 0 charges; remaining ε = 2"
+    assert repr(PrivacyBudget(2)) == ("PrivacyBudget(ε = 2; basic accounting: the charges add up): spent ε = 0 in 0 "
+                                      "charges; remaining ε = 2")
 
 
 # -- composition calculators ---------------------------------------------------------------------

@@ -74,6 +74,7 @@ from .noise import (
     check_audit_epsilon,
     check_discrete_laplace_variance,
 )
+from .planning import check_release_plan
 from .reconstruction import check_reconstruction_noise
 from .release import check_weekly_rho, check_weekly_scale
 from .selection import (
@@ -116,6 +117,7 @@ __all__ = [
     "check_session_spend",
     "check_split_variance",
     "check_promised_accuracy",
+    "check_release_plan",
     "check_overlapping_bands_sensitivity",
     "check_count_relative_error",
     "check_derived_count_std",

@@ -56,6 +56,7 @@ _RR = ("10_laplace_at_work", "Local differential privacy: randomized response")
 _TESTING = ("11_what_epsilon_promises", "Privacy as hypothesis testing")
 _GDP = ("11_what_epsilon_promises", "Gaussian differential privacy")
 _ONE_COUNT = ("04_counting_and_histograms", "Example 3.1: one count")
+_CHOOSING = ("06_composition_and_budget", "Choosing ε and δ")
 
 _NAMED = [
     # -- logarithms, tails and the union bound
@@ -146,6 +147,10 @@ _NAMED = [
      "takes the smaller total, kε for a few releases and Theorem 3.20 for many.", *_ADVANCED),
     ("a looser accounting than asked", "Theorem 3.20 and the optimal composition theorem hold for any ε-DP mechanism; "
      "releases known to be Laplace have a tighter, exact total.", *_ADVANCED),
+    ("each release for all at once", "95% for each of k counts leaves about k/20 of them outside ±α; all k together "
+     "need each at 1 − 0.05/k (the union bound, Theorem 3.8).", *_CHOOSING),
+    ("a different mechanism than asked", "Gaussian and Laplace noise of the same accuracy have different totals: "
+     "plan the mechanism the release uses.", *_CHOOSING),
     ("Theorem 3.20's second term left out", "Theorem 3.20's ε′ has two terms: √(2k ln(1/δ′))·ε and kε(e^ε − 1), "
      "which grows linearly in k.", *_ADVANCED),
     ("ln(1/δ′) doubled", "Theorem 3.20 has √(2k ln(1/δ′)): one logarithm of 1/δ′, under the root once.", *_ADVANCED),

@@ -9,7 +9,7 @@ from .._text import power_text
 from ..planner import PLANNER_ACCURACY, PLANNER_PEOPLE, PLANNER_RELEASES, plan_budget
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
-__all__ = ["BudgetPlannerFigure"]
+__all__ = ["PLANNER_CAPS", "BudgetPlannerFigure"]
 
 #: The accountings the planner draws: the BudgetPlan field, its label, its colour and marker.
 ACCOUNTINGS = (
@@ -26,6 +26,31 @@ def _short(value: float) -> str:
     return _number(value) if value < 10_000 else power_text(value)
 
 
+#: The contribution caps the planner offers: Δf, the most one person moves each count.
+PLANNER_CAPS = (1, 2, 3, 5, 10, 20, 50, 100)
+
+
+def _within(plan, short: bool = False) -> str:
+    """"each count ±50 at 95%" or "all 40 counts ±50 at once at 95%", with the cap when it is not 1."""
+    if short:
+        each = "all at once" if plan.simultaneous else "each count"
+        cap = f", Δf = {plan.sensitivity:g}" if plan.sensitivity != 1 else ""
+        return f"±{plan.accuracy:g} at {plan.confidence:.0%} {each}{cap}"
+    cap = f" (cap Δf = {plan.sensitivity:g})" if plan.sensitivity != 1 else ""
+    if plan.simultaneous:
+        return f"all {plan.releases:,} counts ±{plan.accuracy:g} at once at {plan.confidence:.0%}{cap}"
+    return f"each count ±{plan.accuracy:g} at {plan.confidence:.0%}{cap}"
+
+
+def _guesses(plan, short: bool = False) -> str:
+    """The best 50/50 guess of one person's presence: any mechanism at the exact total, these releases."""
+    if short:
+        return (f"best guess: ≤ {plan.worst_guess:.1%} any ε-DP, {plan.exact_guess:.1%} Laplace, "
+                f"{plan.gaussian_guess:.1%} Gaussian")
+    return (f"best guess of one person's presence: any ε-DP ≤ {plan.worst_guess:.1%}, these Laplace releases "
+            f"{plan.exact_guess:.1%}, Gaussian {plan.gaussian_guess:.1%}")
+
+
 class BudgetPlannerFigure(_Updatable):
     """k counts about the same n people, each within ±α at 95%: their total ε against k, five ways (log–log).
 
@@ -40,6 +65,12 @@ class BudgetPlannerFigure(_Updatable):
     The axes are fixed over every control's whole range (k from 1 to 10,000; totals from 10⁻³ to 10⁵: the
     advanced bound leaves the top at large ε, where it is worse than kε anyway). A frame moves the five curves,
     the k marker, its dots and the title.
+
+    ``releases`` is any k from 1 to 10,000 (typed; off the grid its totals are computed once and cached), ``cap``
+    the contribution cap Δf (:data:`PLANNER_CAPS`), ``all_at_once`` whether 95% holds for every count together
+    (each then at 1 − 0.05/k: :func:`~dpteach.planner.release_confidence`). The title's last line sets the best
+    50/50 guess of one person's presence that any mechanism at the exact total allows beside the exact best guess
+    against these releases (:func:`~dpteach.planner.laplace_best_guess`; chapter 11).
     """
 
     Y_LIMITS = (1e-3, 1e5)
@@ -61,34 +92,42 @@ class BudgetPlannerFigure(_Updatable):
             ax.set_ylim(*self.Y_LIMITS)
             ax.set_xlabel("k: counts released about the same people")
             ax.set_ylabel("total ε")
-            ax.set_title(" \n \n ", fontsize="medium")      # three lines: the plan, the totals, the Gaussian
+            ax.set_title(" \n \n \n ", fontsize="medium")   # four lines: plan, totals, Gaussian, best guesses
             # below the axes: the k marker crosses the whole height, the curves the whole width
             self.fig.legend(loc="outside lower center", ncols=3, fontsize="x-small")
             _plain_log_axes(ax)
         self.dynamic = [*self.curves.values(), self.marker, self.dots, ax.title]
 
-    def update(self, people: int, releases: int, accuracy: float) -> dict:
+    def update(self, people: int, releases: int, accuracy: float, cap: float = 1.0,
+               all_at_once: bool = False) -> dict:
         n = _validate.integer("people", people, low=min(PLANNER_PEOPLE), high=max(PLANNER_PEOPLE))
         k = _validate.integer("releases", releases, low=1, high=max(PLANNER_RELEASES))
         a = _validate.real("accuracy", accuracy, low=min(PLANNER_ACCURACY), high=max(PLANNER_ACCURACY),
                            low_open=False)
-        plans = [plan_budget(n, int(j), a) for j in PLANNER_RELEASES]
-        plan = plans[PLANNER_RELEASES.index(k)] if k in PLANNER_RELEASES else plan_budget(n, k, a)
+        d = _validate.real("cap", cap, low=min(PLANNER_CAPS), high=max(PLANNER_CAPS), low_open=False,
+                           why="Δf, the most one person moves each count")
+        if not isinstance(all_at_once, (bool, np.bool_)):
+            raise ValueError(f"all_at_once must be True or False, got {all_at_once!r}")
+        sim = bool(all_at_once)
+        plans = [plan_budget(n, int(j), a, sensitivity=d, simultaneous=sim, guesses=False) for j in PLANNER_RELEASES]
+        plan = plan_budget(n, k, a, sensitivity=d, simultaneous=sim)        # with the best guesses
         for field, line in self.curves.items():
             line.set_ydata([getattr(p, field) for p in plans])
         totals = [getattr(plan, field) for field, *_ in ACCOUNTINGS]
         self.marker.set_xdata([k, k])
         self.dots.set_data([k] * len(totals), totals)
         self.ax.title.set_text(
-            f"n = {n:,} (δ = {power_text(plan.delta)}), each count ±{a:g} at 95%: ε = {plan.per_release:.3g} each\n"
+            f"n = {n:,} (δ = {power_text(plan.delta)}), {_within(plan, short=True)}: ε = {plan.per_release:.3g} each\n"
             f"total ε of {k:,}: basic {_short(plan.basic)}, advanced {_short(plan.advanced)}, "
             f"optimal {_short(plan.optimal)}\n"
             f"exact {_short(plan.exact)}; Gaussian noise, same accuracy (σ = {plan.gaussian_std:.3g}): "
-            f"{_short(plan.gaussian)} (GDP)")
+            f"{_short(plan.gaussian)} (GDP)\n{_guesses(plan, short=True)}")
         self._now = (n, k, a, plan, plans)
-        return {"people": n, "releases": k, "accuracy": a, "delta": plan.delta, "per_release": plan.per_release,
-                **{field: getattr(plan, field) for field, *_ in ACCOUNTINGS},
-                "gaussian_std": plan.gaussian_std, "gaussian_per_release": plan.gaussian_per_release}
+        return {"people": n, "releases": k, "accuracy": a, "cap": d, "all_at_once": sim, "delta": plan.delta,
+                "per_release": plan.per_release, **{field: getattr(plan, field) for field, *_ in ACCOUNTINGS},
+                "gaussian_std": plan.gaussian_std, "gaussian_per_release": plan.gaussian_per_release,
+                "worst_guess": plan.worst_guess, "exact_guess": plan.exact_guess,
+                "gaussian_guess": plan.gaussian_guess}
 
     def alt_text(self) -> str:
         if not hasattr(self, "_now"):
@@ -96,10 +135,11 @@ class BudgetPlannerFigure(_Updatable):
         n, k, a, plan, _ = self._now
         return (f"Line chart on log axes of the total ε of k counts about the same people against k from 1 to "
                 f"{PLANNER_RELEASES[-1]:,}, five ways of accounting. With n = {n:,} people (δ = "
-                f"{power_text(plan.delta)}) and each count within ±{a:g} at 95%, each release spends "
+                f"{power_text(plan.delta)}) and {_within(plan)}, each release spends "
                 f"ε = {plan.per_release:.3g}; the total of {k:,}: basic {_short(plan.basic)}, advanced "
                 f"{_short(plan.advanced)}, optimal {_short(plan.optimal)}, exact {_short(plan.exact)}; Gaussian "
-                f"noise with the same accuracy (σ = {plan.gaussian_std:.3g}): {_short(plan.gaussian)} (GDP).")
+                f"noise with the same accuracy (σ = {plan.gaussian_std:.3g}): {_short(plan.gaussian)} (GDP). "
+                f"{_guesses(plan)}.")
 
     def data_table(self) -> dict | None:
         if not hasattr(self, "_now"):
@@ -109,5 +149,6 @@ class BudgetPlannerFigure(_Updatable):
                 for j, p in zip(PLANNER_RELEASES, plans)]
         if k not in PLANNER_RELEASES:
             rows.append([f"{k:,} (now)", *(_short(getattr(plan, field)) for field, *_ in ACCOUNTINGS)])
-        return {"caption": f"Total ε of k counts, n = {n:,}, each ±{a:g} at 95% (ε = {plan.per_release:.3g} each)",
+        return {"caption": f"Total ε of k counts, n = {n:,}, {_within(plan)} (ε = {plan.per_release:.3g} each at "
+                           f"k = {k:,}; {_guesses(plan)})",
                 "columns": ["k", *(label for _, label, *_ in ACCOUNTINGS)], "rows": rows}
