@@ -53,18 +53,13 @@ LIMITS = ["--jobs", "2", "--timeout", "30", "--cell-timeout", "10", "--function-
 
 
 def _values(manifest, sid, chapter, how):
-    """The value answers of ``sid``'s notebook: right at their numbers, or each exercise's first named mistake."""
+    """The answers of ``sid``'s notebook: right at their numbers, or each exercise's first named mistake (in chapter 05
+    also its function; another chapter's function is left out)."""
+    answers = roster_answers(manifest, sid, how, chapter)
     if chapter == CH05:
-        return roster_answers(manifest, sid, how)
-    sources = {}
-    for exercise in manifest["chapters"][chapter]["exercises"]:
-        if exercise["kind"] == "function":
-            continue
-        spec = EXERCISES[exercise["checker"]]
-        params = manifest["students"][sid]["params"][chapter][exercise["name"]]
-        value = spec.expected(**params) if how == "right" else spec.mistakes(**params)[0].value
-        sources[exercise["answer"]] = f"{exercise['answer']} = {value!r}"
-    return sources
+        return answers
+    functions = {e["answer"] for e in manifest["chapters"][chapter]["exercises"] if e["kind"] == "function"}
+    return {name: source for name, source in answers.items() if name not in functions}
 
 
 def _points(manifest, sid, chapter, how):
