@@ -146,7 +146,7 @@ class PrivacyBudget:
         spent = [e for e in epsilons if e > 0]
         if not spent:
             return 0.0
-        from .exact_composition import exact_laplace_epsilon  # only an exact budget needs the accountant
+        from .generalized_gaussian.accountant import exact_laplace_epsilon  # only an exact budget needs it
         return exact_laplace_epsilon(len(spent), max(spent), self._delta)
 
     # -- what it holds ----------------------------------------------------------------------

@@ -288,3 +288,40 @@ def privacy_loss_distribution(noise: GeneralizedGaussianNoise, k: int = 1, *, re
     first, last = (int(nonzero[0]), int(nonzero[-1]) + 1) if nonzero.size else (0, 1)
     return PrivacyLossDistribution(n, kk, h, n_lo + first, window[first:last].copy(), infinity, high_tail,
                                    low_tail + rounding)
+
+
+def exact_laplace_epsilon(k: int, epsilon: float, delta: float, resolution: float = 64) -> float:
+    """The total ε(δ) of k releases of Lap(1/ε) on a count, from the privacy loss distribution: an upper bound
+    (chapters 06, 08 and 11; re-exported by :mod:`dpteach.exact_composition`, where the other totals are, and used by
+    the exact ledger of :class:`dpteach.PrivacyBudget`, which sits below them).
+
+    "Exact" means the accounting of these particular releases, not a number free of error:
+    ``resolution`` is passed to :func:`dpteach.privacy_loss_distribution` (grid points per
+    standard deviation of one release's loss), whose discretisation is pessimistic. That alone
+    does not make the result an upper bound: a plain FFT's round-off, about 10⁻¹⁶ of the largest
+    probability, outweighs the discretisation's margin once thousands of releases are read at
+    δ = 10⁻¹⁰, and put totals below the truth (34.82787 at k = 5,000, ε = ln 20/50, against a
+    true 34.828232). So the total is computed twice: once plainly, then with the convolution
+    tilted exponentially at that first answer (the saddle point: ``tilt_at``), which keeps the
+    tail's relative precision and adds a bound on the round-off, and the second is returned.
+
+    Measured precision, relative to the total (never below it): at most 1.2·10⁻⁵ against the
+    exact ε(δ) (a sum over the releases' atoms and Irwin–Hall parts in 40-digit mpmath, k ≤ 100)
+    and against Google's dp-accounting (k = 1 to 1,000, ε = 0.01 to 2, δ = 10⁻³ to 10⁻⁹); on the
+    whole of the budget planner's grid (k = 1 to 10,000 releases of ε = ln 20/α, α = 1 to 1,000,
+    δ = 10⁻⁵ to 10⁻¹⁰), against an independent exponentially tilted accountant extrapolated in
+    its resolution, at most 1.11·10⁻⁵ above and never below. Absolutely the excess grows with the
+    total: 4·10⁻⁶ at 100 releases of ε = 0.1, 5.8·10⁻⁴ at 100 releases of ε = 1 (of 71.546) and
+    4.7·10⁻³ at 1,000 releases of ε = 1 (of 486.30), all at δ = 10⁻⁶.
+    tests/test_exact_composition_precision.py and tests/peers/test_planner_exact_column.py hold
+    these. Large totals are computed too (the accountant keeps its e^(−ℓ) sums as logarithms):
+    1,000 releases of ε = 2 total 1,319.5 at δ = 10⁻⁶, where dp-accounting's δ(ε) agrees to 0.2%.
+    """
+    kk = _validate.integer("k", k, low=1, high=100_000, why="k releases, k ≥ 1")
+    eps = _validate.epsilon(epsilon)
+    d = _validate.real("delta", delta, low=0.0, high=1.0, high_open=True, why="δ in (0, 1): an (ε, δ) guarantee")
+    rough = float(privacy_loss_distribution(laplace_noise(1.0 / eps), kk, resolution=resolution).epsilon(d))
+    if kk == 1 or not math.isfinite(rough):
+        return rough
+    pld = privacy_loss_distribution(laplace_noise(1.0 / eps), kk, resolution=resolution, tilt_at=rough)
+    return float(pld.epsilon(d))
