@@ -285,11 +285,13 @@ class _Updatable:
         """The figure for a notebook: ``image/png`` with its ``alt`` metadata (the book reads it), and
         ``text/html``, the same PNG in an ``<img alt="…">`` followed by a ``<details>`` "Data" table from
         :meth:`data_table` (JupyterLab drops a PNG's ``alt`` metadata; a native ``<details>`` opens with
-        the keyboard, no script). nbval compares ``text/html``: the project's sanitize file
-        (``tests/nbval_sanitize.cfg``) replaces the base64 image, which the text does not depend on."""
+        the keyboard, no script). In the projector style (a slide) the table is left out: a slide shows the
+        figure. nbval compares ``text/html``: the project's sanitize file (``tests/nbval_sanitize.cfg``)
+        replaces the base64 image, which the text does not depend on."""
         png, alt = base64.b64encode(png_bytes(self.fig, dpi=100)).decode("ascii"), self.alt_text()
+        table = "" if _state["mode"] == "presentation" else table_html(self.data_table())
         page = (f'<img alt="{html.escape(alt)}" style="max-width:100%;height:auto" '
-                f'src="data:image/png;base64,{png}">' + table_html(self.data_table()))
+                f'src="data:image/png;base64,{png}">' + table)
         return {"image/png": png, "text/html": page}, {"image/png": {"alt": alt}}
 
     def alt_text(self) -> str:

@@ -190,13 +190,13 @@ class TradeoffFigure(_Updatable):
                 "columns": ["α", "least β allowed", "Laplace β", "Gaussian β"], "rows": rows}
 
     def explore_points(self) -> list[dict]:
-        """The Laplace mechanism's trade-off curve and the edge of the region, 61 points each."""
+        """The Laplace mechanism's trade-off curve and the edge of the region, 51 points each (α every 0.02)."""
         r = self._drawn
         if r is None:
             return []
-        alpha = [round(a, 6) for a in self.alpha[::5].tolist()]
+        alpha = [round(a, 6) for a in self.alpha[::6].tolist()]
         return [{"name": name, "x": "α, type-I error", "y": "β, type-II error",
-                 "points": [[a, float(b)] for a, b in zip(alpha, r[key][::5])]}
+                 "points": [[a, float(b)] for a, b in zip(alpha, r[key][::6])]}
                 for name, key in (("Laplace on a count, exact", "laplace_curve"), ("least β allowed", "limit"))]
 
 

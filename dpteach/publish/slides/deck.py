@@ -73,10 +73,24 @@ def build_slides(project: Project, out: Path | None = None, *, offline: bool = T
         if missing:
             raise ValueError(f"{chapter.path.name} has cells without a slide mark (run `python -m dpteach.publish "
                              f"mark`): {missing[:3]}")
-        nb = link_decks(describe_figures(slide_edition(instructor_edition(nb, chapter.path.stem, project), live=False)))
+        nb = link_decks(describe_figures(figures_as_images(
+            slide_edition(instructor_edition(nb, chapter.path.stem, project), live=False))))
         body, _ = exporter.from_notebook_node(nb, resources={
             "metadata": {"name": f"{chapter.number} · {chapter.title}"}, "dpteach_offline": offline})
         page = out / f"{chapter.path.stem}.slides.html"
         page.write_text(body, encoding="utf-8")
         pages.append(page)
     return pages
+
+
+def figures_as_images(nb):
+    """A still figure drawn from its PNG, ``nb`` changed in place and returned: a figure's output also holds an HTML
+    copy (the same image with its alt, for JupyterLab, which drops a PNG's alt), which nbconvert would prefer; a deck
+    draws the PNG, sized for the room, and :func:`describe_figures` gives it the alt from its metadata."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            page = data.get("text/html", "")
+            if "image/png" in data and ("".join(page) if isinstance(page, list) else str(page)).startswith("<img alt="):
+                del data["text/html"]
+    return nb
