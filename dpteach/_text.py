@@ -3,8 +3,6 @@ exponents (10⁻⁶, 3.2·10⁻⁷), never Python's 1e-06 and never matplotlib's
 
 from __future__ import annotations
 
-import math
-
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -14,8 +12,10 @@ def ten_to(exponent: int) -> str:
 
 
 def power_text(value: float) -> str:
-    """A small positive number such as a δ: 10⁻⁶ at a power of ten, else 3.2·10⁻⁷ (two figures)."""
-    exponent = math.floor(math.log10(value) + 1e-9)
-    mantissa = value / 10.0**exponent
-    head = "" if round(mantissa, 1) == 1.0 else f"{mantissa:.2g}·"
-    return head + ten_to(exponent)
+    """A small positive number such as a δ: 10⁻⁶ at a power of ten, else 3.2·10⁻⁷ (two figures).
+
+    The mantissa and the exponent are read from the number's own two-figure decimal text, so that a subnormal
+    double (10⁻³²⁴, where 10.0 ** exponent is 0) is written too, and 9.96·10⁻⁵ rounds to 10⁻⁴, not "10·10⁻⁵"."""
+    mantissa, exponent = f"{value:.1e}".split("e")
+    head = "" if float(mantissa) == 1.0 else f"{float(mantissa):.2g}·"
+    return head + ten_to(int(exponent))

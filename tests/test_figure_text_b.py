@@ -438,3 +438,13 @@ def test_the_colour_checks_see_a_hue_only_pair_a_faint_line_and_faint_text():
     assert hue_only_pairs(fig) == [f"'a' and 'b': {contrast(plots.PALETTE['vermillion'], plots.PALETTE['blue']):.2f}:1"]
     assert [w.split(":")[0] for w, _ in faint_lines(fig, [])] == ["'band'"]
     assert faint_texts(fig) == [f"'faint': {contrast('#AAAAAA', 'white'):.2f}:1"]
+
+
+def test_a_number_below_the_smallest_normal_double_is_written_not_raised():
+    """A pmf's far tail can be a subnormal double (5·10⁻³²⁴): its data table wrote it by dividing by 10.0 ** -324,
+    which is 0 (a ZeroDivisionError the first-visit benchmark hit in chapter 09's discrete Gaussian). The power
+    is read from the number's own decimal text, which also rounds 9.96·10⁻⁵ to 10⁻⁴, not "10·10⁻⁵"."""
+    from dpteach._text import power_text
+    from dpteach.plots._describe import plain_number
+    assert plain_number(5e-324) == "4.9·10⁻³²⁴" and plain_number(-1e-320) == "−10⁻³²⁰"
+    assert power_text(9.96e-5) == "10⁻⁴" and power_text(3.2e-7) == "3.2·10⁻⁷" and power_text(1e-6) == "10⁻⁶"
