@@ -32,6 +32,20 @@ KERNEL_READY = """() => {
 }"""
 
 
+#: True once the open notebook's kernel is ready and no code cell of its model is running or queued
+#: (a cell's execution_state; the prompts of cells out of view are not in the page to read).
+ALL_CELLS_DONE = """() => {
+    const notebook = window.jupyterapp?.shell?.currentWidget?.content;
+    const cells = notebook?.model?.cells;
+    if (!cells) return false;
+    for (let i = 0; i < cells.length; i++) {
+        const cell = cells.get(i);
+        if (cell.type === 'code' && cell.executionState === 'running') return false;
+    }
+    return (""" + KERNEL_READY + """)();
+}"""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -118,3 +132,10 @@ def run_all(page, name: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"lab_{name}_no_slider.png"))
         raise RuntimeError("no slider appeared after Run All Cells (screenshot in artifacts/)")
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
+    # The indicator and the kernel read "idle" for a moment between two queued cells: wait until no cell of the
+    # notebook's model is running or queued, twice half a second apart, so that nothing (a cell becoming active,
+    # an output arriving) moves the page once the caller starts pressing keys.
+    for _ in range(2):
+        page.wait_for_function(ALL_CELLS_DONE, timeout=120_000)
+        page.wait_for_timeout(500)
+    page.wait_for_function(ALL_CELLS_DONE, timeout=120_000)
