@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .exports import safe, title, write_exports
 from .manifest import points as exercise_points
+from .model import Record, whole
 from .pages import class_report, feedback_page
 
 
@@ -90,7 +91,7 @@ def read_overrides(path: str | Path, manifest: dict) -> dict[tuple[str, str, str
         possible = exercise_points(exercise)
         if not 0 <= value <= possible:
             raise ValueError(f"{where}: points must be in [0, {possible}] for {chapter} {name} (got {row['points']!r})")
-        found[(sid, chapter, name)] = (int(value) if value.is_integer() else value, row["reason"].strip())
+        found[(sid, chapter, name)] = (whole(value), row["reason"].strip())
     return found
 
 
@@ -103,8 +104,7 @@ def _overridden(record: dict, overrides: dict) -> dict:
     for question in record["questions"]:
         if question["exercise"] in mine:
             question["points"], question["override"] = mine[question["exercise"]][0], mine[question["exercise"]][1] or "-"
-    total = sum(q["points"] for q in record["questions"])
-    record["total"] = int(total) if float(total).is_integer() else total
+    record["total"] = whole(q["points"] for q in record["questions"])
     return record
 
 
@@ -129,9 +129,8 @@ def _stored(feedback: Path) -> dict[str, list[dict]]:
 
 def _missing(student: str, chapter: str, manifest: dict) -> dict:
     from .manifest import possible
-    return {"id": student, "file": "", "chapter": chapter, "status": "missing", "reason": f"no notebook for {chapter}",
-            "questions": [], "total": 0, "possible": possible(manifest, chapter), "isolation": "", "cells": [],
-            "flags": [], "late": False}
+    return Record(id=student, chapter=chapter, status="missing", reason=f"no notebook for {chapter}",
+                  possible=possible(manifest, chapter)).to_json()
 
 
 #: Every stored record a run replaced, or kept against a newer one, one row each (in ``--out``; runs append).

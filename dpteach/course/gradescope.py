@@ -137,7 +137,8 @@ def _who(metadata: dict, manifest: dict) -> tuple[str | None, list[str], str]:
 def _notebook(submission: Path, manifest: dict) -> tuple[Path | None, str]:
     """The submitted notebook of this assignment, or why there is none: the notebook whose metadata names the
     assignment's chapter, else the one whose file name does, else a lone notebook that names no chapter."""
-    from .reading import GradingError, read_notebook
+    from .model import GradingError
+    from .reading import read_notebook
     chapter = next(iter(manifest["chapters"]))
     found = sorted(p for p in submission.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts) \
         if submission.is_dir() else []

@@ -68,7 +68,8 @@ from pathlib import Path
 from . import sandbox
 from .gradebook import columns, printable, summary, write_results
 from .identity import identify
-from .manifest import KINDS, chapter_of, checker, find_submissions, forbidden_names, load_manifest, root_of, strays, student_id
+from .manifest import chapter_of, checker, find_submissions, forbidden_names, load_manifest, root_of, strays, student_id
+from .model import KINDS, Record
 from .running import DEFAULT, Options, Run, execute
 from .submission import grade_exercise, grade_submission
 
@@ -180,17 +181,14 @@ def _context():
 
 def _lost(path: Path, manifest: dict, options: Options, reason: str, root: str | Path | None = None) -> dict:
     sid, on_roster = identify(Path(path), manifest, options.pattern, root=root)
-    return {"id": sid, "file": str(path), "chapter": "", "status": "error" if on_roster else "unmatched",
-            "reason": reason, "questions": [], "total": 0, "possible": 0, "seconds": 0.0, "isolation": "", "cells": [],
-            "flags": [], "late": False, "handed_in_as": ""}
+    return Record(id=sid, file=str(path), status="error" if on_roster else "unmatched", reason=reason).to_json()
 
 
 def stray_records(roots: Sequence[str | Path]) -> list[dict]:
     """A record of status ``unmatched`` for each entry of the folders named that holds no notebook (listed in
     ``unmatched.csv`` and the report, graded into no row)."""
-    return [{"id": "", "file": str(path), "chapter": "", "status": "unmatched", "questions": [], "total": 0,
-             "possible": 0, "seconds": 0.0, "isolation": "", "cells": [], "flags": [], "late": False, "handed_in_as": "",
-             "reason": "not graded: it holds no notebook (.ipynb); the grader reads only notebooks"}
+    return [Record(id="", file=str(path), status="unmatched",
+                   reason="not graded: it holds no notebook (.ipynb); the grader reads only notebooks").to_json()
             for path in strays(roots)]
 
 

@@ -18,10 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .functions import SandboxedFunction
-from .reading import GradingError
-
-KINDS = ("value", "choice", "function")
-
+from .model import KINDS, GradingError, whole
 
 # -- the course manifest ----------------------------------------------------------------------
 
@@ -91,8 +88,7 @@ def parts(exercise: dict) -> list[dict]:
 
 def points(exercise: dict) -> float:
     """An exercise's points: the sum of its parts' (see :func:`parts`)."""
-    total = sum(part["points"] for part in parts(exercise))
-    return int(total) if float(total).is_integer() else total
+    return whole(part["points"] for part in parts(exercise))
 
 
 def params_for(manifest: dict, student: str | None, chapter: str, exercise: dict) -> dict:

@@ -16,6 +16,8 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+from .model import GradingError
+
 #: Caps checked before a submitted notebook is parsed any further than JSON (its bytes, before even that):
 #: what a file makes the grader parse is bounded, so one notebook cannot cost the machine or the class
 #: (one 8 MB cell is an abstract syntax tree of gigabytes; a million empty cells, a gigabyte of objects).
@@ -25,10 +27,6 @@ MAX_CELLS = 2_000
 MAX_CELL_CHARS = 100_000
 #: JSON objects and arrays a notebook may hold (counted as its bytes ``{`` and ``[``, before parsing).
 MAX_CONTAINERS = 500_000
-
-
-class GradingError(Exception):
-    """A submission that cannot be graded: it scores 0, and the message is its reason."""
 
 
 class Refused(ValueError):

@@ -11,7 +11,8 @@ from typing import Any
 
 from . import sandbox
 from .inside import READY
-from .reading import GradingError, code_cells
+from .model import GradingError
+from .reading import code_cells
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from .functions import SandboxedFunction
 from .identity import chapter_flag, flags, identify
 from .manifest import chapter_of, checker, forbidden_names, params_for, parts, place, points
 from .manifest import possible as chapter_possible
-from .reading import GradingError, allowed_helpers, function_source, library_route, out_of_bounds, read_notebook, tampering
+from .model import GradingError, Record, whole
+from .reading import allowed_helpers, function_source, library_route, out_of_bounds, read_notebook, tampering
 from .running import DEFAULT, Options, execute
 
 # -- verdicts --------------------------------------------------------------------------------
@@ -55,8 +56,7 @@ def grade_exercise(exercise: dict, answers: dict, notebook: dict, options: Optio
     def earn(*given: bool) -> None:
         for part, got in zip(result["parts"], given):
             part["earned"] = part["points"] if got else 0
-        total = sum(part["earned"] for part in result["parts"])
-        result["points"] = int(total) if float(total).is_integer() else total
+        result["points"] = whole(part["earned"] for part in result["parts"])
 
     if exercise["kind"] != "function":
         correct, message = _verdict(function, answers.get(exercise["answer"]), params)
@@ -112,9 +112,7 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAUL
     found = place(path, manifest, options.pattern, root)
     sid, on_roster = (student, True) if student is not None else identify(path, manifest, options.pattern, root=root)
     late = found.late if student is None else ""
-    record = {"id": sid, "file": str(path), "chapter": "", "status": "ok", "reason": "", "questions": [], "total": 0,
-              "possible": 0, "isolation": options.isolation, "cells": [], "flags": [], "late": bool(late),
-              "handed_in_as": ""}
+    record = Record(id=sid, file=str(path), isolation=options.isolation, late=bool(late)).to_json()
     try:
         notebook = read_notebook(path)
         meta = notebook.get("metadata", {}).get("dpteach", {})
@@ -131,7 +129,7 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAUL
                 f"student's id and grade it again" + whose) if sid else (
                 f"not graded: no rule names whose it is: {found.rule}" + whose),
                           seconds=round(time.monotonic() - started, 2))
-            return record
+            return Record.from_json(record).to_json()
         handed_in_as = (assignment, "the assignment graded") if assignment else (found.chapter, "its file's name")
         mismatch = chapter_flag(registered, *handed_in_as) if student is None else ""
         exercises = manifest["chapters"][chapter].get("exercises", [])
@@ -142,14 +140,12 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAUL
         record["cells"] = [{"cell": number, "error": error} for number, error in run.errors]
         record["questions"] = [grade_exercise(exercise, run.answers, notebook, options, run.stopped_at,
                                               params_for(manifest, sid, chapter, exercise)) for exercise in exercises]
-        total = sum(q["points"] for q in record["questions"])
-        record["total"] = int(total) if float(total).is_integer() else total
         reasons = [run.stopped] if run.stopped else []
         if notes:
             reasons.append("tampering with the grader seen (no effect on the verdicts): " + "; ".join(notes))
         record["reason"] = "; ".join(([late] if late else []) + reasons)
     except GradingError as error:
-        record.update(status="error", reason=str(error), total=0)
+        record.update(status="error", reason=str(error))
         if not record["chapter"]:     # unreadable: its chapter from the file name, so its points still count as possible
             try:
                 record["chapter"] = assignment or chapter_of({}, path, manifest)
@@ -159,9 +155,9 @@ def grade_submission(path: str | Path, manifest: dict, options: Options = DEFAUL
     except sandbox.SandboxUnavailable:
         raise
     except Exception as error:   # the grader's own failure on this file: still a row, never the batch's end
-        record.update(status="error", reason=f"the grader failed on this file: {type(error).__name__}: {error}", total=0)
+        record.update(status="error", reason=f"the grader failed on this file: {type(error).__name__}: {error}")
     if not on_roster and record["status"] == "error":     # an unreadable file of no one on the roster: listed, no row
         whose = f"{sid!r} is on no row of the roster" if sid else f"no rule names whose it is: {found.rule}"
         record.update(status="unmatched", reason=f"{whose}; and {record['reason']}")
     record["seconds"] = round(time.monotonic() - started, 2)
-    return record
+    return Record.from_json(record).to_json()

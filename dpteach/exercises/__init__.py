@@ -14,6 +14,7 @@ wrong, and the section that teaches the right step), and :func:`common_mistakes`
 
 from ._base import (
     EXERCISES,
+    KINDS,
     Case,
     ExerciseSpec,
     Feedback,
@@ -92,6 +93,7 @@ from .variants import homework, question
 
 __all__ = [
     "EXERCISES",
+    "KINDS",
     "homework",
     "question",
     "ExerciseSpec",

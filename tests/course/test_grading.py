@@ -19,8 +19,8 @@ import dpteach as dp
 import dpteach.exercises as ex
 from dpteach.course import grading, reading
 from dpteach.course.functions import SandboxedFunction
+from dpteach.course.model import GradingError
 from dpteach.course.plain import decode, encode
-from dpteach.course.reading import GradingError
 from dpteach.exercises.mechanism import run_mechanism
 
 TAMPER_CHECKERS = """\

@@ -1,0 +1,95 @@
+"""The grading core's shapes: what one graded submission is, and the one rule for its points.
+
+A grading run (:func:`dpteach.course.grading.grade_all`) turns each submitted notebook into one
+:class:`Record`; the gradebook, the LMS imports, the feedback pages and Gradescope's ``results.json`` read
+records and nothing else. A record travels between processes and is stored as JSON (``feedback/*.json``
+beside the gradebook), so :meth:`Record.to_json` and :meth:`Record.from_json` are its two faces, and every
+record the grader writes, of a graded file, a lost one, a missing one or a stray entry, is made here, so
+their keys cannot drift apart. Modelled on otter-grader's ``GradingResults`` (one result per notebook,
+JSON in and out) and nbgrader's ``Gradebook`` records (a submission's status apart from its score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
+
+from dpteach.exercises import KINDS
+
+__all__ = ["KINDS", "STATUSES", "GradingError", "Record", "whole"]
+
+#: A record's status: graded (``ok``), not gradable (``error``: 0 points, its reason says why), no notebook
+#: (``missing``), or a file whose owner the grader could not name (``unmatched``: listed, graded into no row).
+STATUSES = ("ok", "error", "missing", "unmatched")
+
+
+class GradingError(Exception):
+    """A submission that cannot be graded: it scores 0, and the message is its reason."""
+
+
+def whole(points: float | Iterable[float]) -> int | float:
+    """Points as the gradebook writes them: a sum (or one value) that is a whole number becomes an ``int``
+    (``3``, not ``3.0``, in a CSV an LMS imports); any other stays a float (half points)."""
+    total = points if isinstance(points, (int, float)) else sum(points)
+    return int(total) if float(total).is_integer() else total
+
+
+@dataclass(frozen=True)
+class Record:
+    """One submission as graded: whose (``id``, as the grader decided it: never read from the notebook), which
+    file and chapter, its status and reason, its questions (each a dict: the exercise, its parts and points,
+    the verdict and message) and what the run saw (cells that raised, flags, the sandbox used, seconds).
+
+    ``total`` is the questions' points (:func:`whole`), 0 unless the status is ``ok``; ``possible`` the chapter's.
+    A record is frozen: a later step (an override, a tampering verdict) makes a new one with :meth:`with_changes`."""
+
+    id: str
+    file: str = ""
+    chapter: str = ""
+    status: str = "ok"
+    reason: str = ""
+    questions: tuple[dict, ...] = ()
+    possible: int | float = 0
+    seconds: float = 0.0
+    isolation: str = ""
+    cells: tuple[dict, ...] = ()
+    flags: tuple[str, ...] = ()
+    late: bool = False
+    handed_in_as: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES} (got {self.status!r})")
+        for name in ("questions", "cells", "flags"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    @property
+    def total(self) -> int | float:
+        """The points earned: the sum of its questions' points if it was graded (status ``ok``), else 0."""
+        if self.status != "ok":
+            return 0
+        return whole(question["points"] for question in self.questions)
+
+    def with_changes(self, **changes) -> Record:
+        """A copy with ``changes`` (the record itself never changes)."""
+        return replace(self, **changes)
+
+    def to_json(self) -> dict:
+        """The record as stored and as every front end reads it: its fields (tuples as lists) and ``total``."""
+        data = asdict(self)
+        for name in ("questions", "cells", "flags"):
+            data[name] = list(data[name])
+        data["total"] = self.total
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Record:
+        """A stored record read back (its ``total`` recomputed from its questions); a key it does not know is
+        refused."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known - {"total"}
+        if unknown:
+            raise ValueError(f"data must hold only a record's keys {sorted(known | {'total'})} (got {sorted(unknown)})")
+        if "id" not in data:
+            raise ValueError("data must hold a record's id (got no 'id' key)")
+        return cls(**{key: value for key, value in data.items() if key in known})
