@@ -26,9 +26,10 @@ The choices, where the literature gives one letter several meanings:
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
-__all__ = ["NOTATION", "Notation", "notation_table"]
+__all__ = ["NOTATION", "Notation", "NotationTable", "notation_table"]
 
 
 @dataclass(frozen=True)
@@ -139,17 +140,38 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def notation_table(local: bool = True) -> str:
-    """The notation as a Markdown table: symbol, meaning, where (chapters) and the source it follows.
+def _where(entry: Notation) -> str:
+    where = "all chapters" if entry.where == _ALL else ", ".join(entry.where)
+    if entry.core:
+        return where
+    return f"only {where}" + (f" ({entry.section})" if entry.section else "")
 
-    The core symbols first (each with one meaning across the workbook's core), then, if ``local``, the symbols
-    with a meaning that holds only where listed."""
-    rows = ["| symbol | meaning | where | as in |", "| --- | --- | --- | --- |"]
-    for entry in NOTATION:
-        if not entry.core and not local:
-            continue
-        where = "all chapters" if entry.where == _ALL else ", ".join(entry.where)
-        if not entry.core:
-            where = f"only {where}" + (f" ({entry.section})" if entry.section else "")
-        rows.append(f"| {_cell(entry.symbol)} | {_cell(entry.meaning)} | {where} | {_cell(entry.source)} |")
-    return "\n".join(rows)
+
+class NotationTable:
+    """The notation as a table: HTML in a notebook and the book, Markdown for a page (:meth:`markdown`), plain
+    text elsewhere. Core symbols first, each with its one meaning, then the local ones with where they hold."""
+
+    def __init__(self, entries: tuple[Notation, ...]) -> None:
+        self.entries = entries
+
+    def markdown(self) -> str:
+        """A Markdown (MyST/GFM) table: symbol, meaning, where (chapters) and the source it follows."""
+        rows = ["| symbol | meaning | where | as in |", "| --- | --- | --- | --- |"]
+        rows += [f"| {_cell(e.symbol)} | {_cell(e.meaning)} | {_where(e)} | {_cell(e.source)} |" for e in self.entries]
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        width = max(len(e.symbol) for e in self.entries)
+        return "\n".join(f"{e.symbol:<{width}}  {e.meaning} ({_where(e)}; {e.source})" for e in self.entries)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{html.escape(e.symbol)}</td><td>{html.escape(e.meaning)}</td>"
+                       f"<td>{html.escape(_where(e))}</td><td>{html.escape(e.source)}</td></tr>" for e in self.entries)
+        return ("<table><thead><tr><th>symbol</th><th>meaning</th><th>where</th><th>as in</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>")
+
+
+def notation_table(local: bool = True) -> NotationTable:
+    """The workbook's notation (:data:`NOTATION`) as a displayable table; ``local=False`` keeps the core symbols
+    only. Chapter 00 shows it, and the book's "Notation" page is made from the same entries."""
+    return NotationTable(tuple(e for e in NOTATION if e.core or local))

@@ -183,10 +183,10 @@ VALID = {
     "textbook_laplace_mechanism": lambda: dict(true_answer=[0.0, 1.0], sensitivity=1.0, epsilon=1.0, rng=_rng()),
     "textbook_reachable": lambda: dict(z=[0.5, 1.5], true_value=0.0, sensitivity=1.0, epsilon=1.0, window=4),
     "floating_point_attack": lambda: dict(fx=0.0, fy=1.0, sensitivity=1.0, epsilon=1.0, n=50, rng=_rng()),
-    "clopper_pearson_lower": lambda: dict(successes=3, trials=10, alpha=0.05),
-    "clopper_pearson_upper": lambda: dict(successes=3, trials=10, alpha=0.05),
+    "clopper_pearson_lower": lambda: dict(successes=3, trials=10, level=0.05),
+    "clopper_pearson_upper": lambda: dict(successes=3, trials=10, level=0.05),
     "privacy_audit": lambda: dict(mechanism=lambda d, size, rng: rng.laplace(d, 1.0, size), x=0.0, y=1.0,
-                                  epsilon=1.0, delta=0.0, n=100, alpha=1e-3, rng=_rng()),
+                                  epsilon=1.0, delta=0.0, n=100, false_alarm=1e-3, rng=_rng()),
     # chapter 03: the differencing attack
     "dp_success_limit": lambda: dict(epsilon=[0.5, 1.0]),
     "laplace_attack_success": lambda: dict(epsilon=[0.5, 1.0], sensitivity=1.0, gap=0.5),
@@ -219,8 +219,8 @@ VALID = {
     "reconstruction_attack": lambda: dict(n=10, m=40, noise_scale=1.0, trials=2, rng=_rng()),
     "predicted_reconstruction_rate": lambda: dict(n=10, m=40, noise_scale=1.0, rng=_rng()),
     "ReconstructionSweep": lambda: dict(n=10, ms=(20, 40), trials=2, rng=_rng()),
-    "dp_tradeoff_limit": lambda: dict(alpha=[0.1, 0.5], epsilon=1.0),
-    "laplace_tradeoff": lambda: dict(alpha=[0.1, 0.5], epsilon=1.0, shift=1.0),
+    "dp_tradeoff_limit": lambda: dict(fpr=[0.1, 0.5], epsilon=1.0),
+    "laplace_tradeoff": lambda: dict(fpr=[0.1, 0.5], epsilon=1.0, shift=1.0),
     "laplace_threshold_test": lambda: dict(threshold=[0.0, 1.0], epsilon=1.0, shift=1.0),
     "best_success": lambda: dict(epsilon=1.0),
     "protection_epsilon": lambda: dict(epsilon=1.0, people=2, replace=True),
@@ -231,7 +231,7 @@ VALID = {
     "gaussian_zcdp_rho": lambda: dict(std=2.0, sensitivity=1.0),
     "zcdp_to_dp": lambda: dict(rho=0.1, delta=1e-6),
     "gaussian_gdp_mu": lambda: dict(std=10.0, sensitivity=1.0),
-    "gdp_tradeoff": lambda: dict(alpha=[0.05, 0.5], mu=1.0),
+    "gdp_tradeoff": lambda: dict(fpr=[0.05, 0.5], mu=1.0),
     "gdp_compose": lambda: dict(mus=[0.1, 0.2]),
     "gdp_delta": lambda: dict(epsilon=1.0, mu=1.0),
     "gdp_epsilon": lambda: dict(delta=1e-6, mu=1.0),
@@ -250,7 +250,7 @@ VALID = {
     "optimal_composition": lambda: dict(k=10, epsilon=0.1, delta_prime=1e-6),
     "optimal_composition_delta": lambda: dict(k=10, epsilon=0.1, epsilon_prime=0.5),
     "optimal_composition_max_k": lambda: dict(total_epsilon=1.0, epsilon=0.1, delta_prime=1e-6),
-    "group_tradeoff_limit": lambda: dict(alpha=[0.1, 0.5], epsilon=1.0, k=2, delta=0.0),
+    "group_tradeoff_limit": lambda: dict(fpr=[0.1, 0.5], epsilon=1.0, k=2, delta=0.0),
     "group_best_success": lambda: dict(epsilon=1.0, k=2, delta=0.0),
     "group_privacy": lambda: dict(epsilon=1.0, k=2, delta=0.0),
     "per_person_epsilon": lambda: dict(queries=[[1.0, 0.0], [1.0, 1.0]], noise_scale=1.0),
@@ -334,7 +334,7 @@ KIND = {
     "epsilon": "positive", "sensitivity": "positive", "scale": "positive", "l2_sensitivity": "positive",
     "sigma": "positive", "total_epsilon": "positive",
     "delta": "probability", "delta_prime": "probability", "beta": "probability", "confidence": "probability",
-    "alpha": "probability",
+    "level": "probability", "false_alarm": "probability",
     "k": "count", "runs": "count", "trials": "count", "c": "count", "cap": "count", "n_cells": "count",
     "universe_size": "count", "max_size": "count", "chunk_size": "count", "cells": "count", "n": "count",
     "successes": "index", "window": "index",
@@ -356,15 +356,15 @@ KIND_OF = {
     "TradeoffSampler": {"offsets": "vector"},
     "least_squares_decoder": {"queries": "array"},
     "reconstruct": {"queries": "array", "answers": "array"},
-    "dp_tradeoff_limit": {"alpha": "array", "epsilon": "nonnegative"},
-    "laplace_tradeoff": {"alpha": "array", "epsilon": "nonnegative", "shift": "nonnegative"},
+    "dp_tradeoff_limit": {"fpr": "array", "epsilon": "nonnegative"},
+    "laplace_tradeoff": {"fpr": "array", "epsilon": "nonnegative", "shift": "nonnegative"},
     "laplace_threshold_test": {"threshold": "array", "shift": "nonnegative"},
     "best_success": {"epsilon": "nonnegative"},
     "protection_epsilon": {"epsilon": "nonnegative", "people": "count", "replace": None},
     "gaussian_zcdp_rho": {"std": "positive"},
     "zcdp_to_dp": {"rho": "array"},
     "gaussian_gdp_mu": {"std": "positive"},
-    "gdp_tradeoff": {"alpha": "array", "mu": "nonnegative"},
+    "gdp_tradeoff": {"fpr": "array", "mu": "nonnegative"},
     "gdp_compose": {"mus": "vector"},
     "gdp_delta": {"epsilon": "array", "mu": "nonnegative"},
     "gdp_epsilon": {"mu": "nonnegative"},
@@ -427,7 +427,7 @@ KIND_OF = {
     "noisy_value_runs": {"size": "count"},
     "optimal_composition": {"delta": None},
     "optimal_composition_delta": {"epsilon_prime": "nonnegative", "delta": None},
-    "group_tradeoff_limit": {"alpha": "array", "epsilon": "nonnegative"},
+    "group_tradeoff_limit": {"fpr": "array", "epsilon": "nonnegative"},
     "group_best_success": {"epsilon": "nonnegative"},
     "group_privacy": {"epsilon": "nonnegative"},
     "per_person_epsilon": {"noise_scale": "positive"},
@@ -632,7 +632,7 @@ for func in ("clopper_pearson_lower", "clopper_pearson_upper"):
     by_hand(func, {"successes": 11}, ValueError, "successes", "got 11")
     by_hand(func, {"trials": 0}, ValueError, "trials", "got 0")
     for bad in (0, 1, NAN):
-        by_hand(func, {"alpha": bad}, ValueError, "alpha")
+        by_hand(func, {"level": bad}, ValueError, "level")
 
 
 def _marks(row: Row) -> list:

@@ -4,7 +4,7 @@ Every chapter's MyST twin (prose, code and the solutions folded in its markdown)
 of prose, a line of code. A symbol of the table must not stand near a mark of a meaning it is barred from (its
 ``rivals``: the meanings the same letter carried before the table), e.g. "α" within a few words of
 "false-alarm" or "Rényi". Figures' labels and alt texts are read the same way, from the strings of the plotting
-and widget modules. The table's own claims are checked too: a core symbol has one meaning, and it is used in
+and widget modules and from the exercises' checkers. The table's own claims are checked too: a core symbol has one meaning, and it is used in
 every chapter the table lists.
 """
 
@@ -19,7 +19,8 @@ from dpteach.notation import NOTATION, notation_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "sources").glob("[0-9][0-9]_*.md"))
-FIGURES = sorted([*(ROOT / "dpteach" / "plots").rglob("*.py"), *(ROOT / "dpteach" / "widgets").rglob("*.py")])
+#: what a learner reads from the package: figures' labels and alt texts, sliders, and the checkers' messages
+FIGURES = sorted(path for part in ("plots", "widgets", "exercises") for path in (ROOT / "dpteach" / part).rglob("*.py"))
 #: how near (in characters, within one sentence or line) a rival's mark must be to the symbol to count
 WINDOW = 60
 _BY_KEY = {entry.key: entry for entry in NOTATION}
@@ -90,7 +91,7 @@ def test_no_symbol_has_a_rival_meaning_in_a_chapter(path):
     assert not clashes, "a symbol used with a meaning the notation table gives another symbol:\n" + "\n".join(clashes)
 
 
-def test_figures_labels_and_alt_texts_follow_the_table():
+def test_figures_labels_alt_texts_and_checkers_messages_follow_the_table():
     clashes = [c for path in FIGURES for c in _clashes(_figure_units(path), str(path.relative_to(ROOT)))]
     assert not clashes, "\n".join(clashes)
 
@@ -122,12 +123,24 @@ def test_the_rivals_marks_find_their_own_meaning():
         assert any(re.search(m, text, flags=re.IGNORECASE) for m in rival.marks), key
 
 
-def test_the_table_lists_every_entry():
+def test_the_table_lists_every_entry_in_each_form():
     table = notation_table()
-    assert table.count("\n") == len(NOTATION) + 1
-    assert all(e.symbol.replace("|", "\\|") in table for e in NOTATION)
-    core = notation_table(local=False)
-    assert core.count("\n") == sum(e.core for e in NOTATION) + 1 and "only " not in core
+    markdown, text, page = table.markdown(), repr(table), table._repr_html_()
+    assert markdown.count("\n") == len(NOTATION) + 1 and text.count("\n") == len(NOTATION) - 1
+    assert page.count("<tr>") == len(NOTATION) + 1
+    for e in NOTATION:
+        cell = e.meaning.replace("|", "\\|")
+        assert f"| {e.symbol} | {cell} |" in markdown and e.meaning in text
+    core = notation_table(local=False).markdown()
+    assert core.count("\n") == sum(e.core for e in NOTATION) + 1 and "| only " not in core
+
+
+def test_chapter_00_shows_the_table_from_the_data():
+    """Chapter 00's "Notation" section prints the table from :mod:`dpteach.notation`, so the two cannot drift."""
+    text = (ROOT / "sources" / "00_start_here.md").read_text(encoding="utf-8")
+    assert "\n## Notation\n" in text
+    section = text.split("\n## Notation\n", 1)[1].split("\n## ", 1)[0]
+    assert "dp.notation_table()" in section and "| --- |" not in section
 
 
 def test_the_detector_catches_the_collisions_it_guards_against():
@@ -141,3 +154,14 @@ def test_the_detector_catches_the_collisions_it_guards_against():
     assert all(_clashes([(1, False, text)], "x") for text in old), [t for t in old if not _clashes([(1, False, t)], "x")]
     assert not any(_clashes([(1, False, text)], "x") for text in new)
     assert _clashes([(1, True, "audit = dp.privacy_audit(mechanism, 0, 1, epsilon=1.0, alpha=1e-6)")], "x")
+
+
+def test_the_book_has_a_notation_page_made_from_the_table_in_every_edition():
+    from dpteach.publish import book_site, notation_page
+
+    page = notation_page.page()
+    assert page.startswith(f"# {notation_page.TITLE}\n") and notation_table().markdown() in page
+    for course in (False, True):
+        index = book_site._index([], instructor=False, mistakes=not course)
+        assert f"\n{notation_page.TITLE} <{notation_page.STEM}>\n" in index
+        assert f"]({notation_page.STEM}.md)" in index
