@@ -19,6 +19,8 @@ from dpteach.notation import NOTATION, notation_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "sources").glob("[0-9][0-9]_*.md"))
+#: the speaker notes the slides and the instructor edition show beside each chapter
+NOTES = sorted((ROOT / "instructor").glob("[0-9][0-9]_*.md"))
 #: what a learner reads from the package: figures' labels and alt texts, sliders, and the checkers' messages
 FIGURES = sorted(path for part in ("plots", "widgets", "exercises") for path in (ROOT / "dpteach" / part).rglob("*.py"))
 #: how near (in characters, within one sentence or line) a rival's mark must be to the symbol to count
@@ -82,10 +84,10 @@ def _clashes(units, chapter: str) -> list[str]:
 
 
 def test_every_chapter_is_read():
-    assert len(SOURCES) >= 12 and FIGURES
+    assert len(SOURCES) >= 12 and len(NOTES) >= 12 and FIGURES
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem[:2])
+@pytest.mark.parametrize("path", SOURCES + NOTES, ids=lambda p: f"{p.parent.name}/{p.stem[:2]}")
 def test_no_symbol_has_a_rival_meaning_in_a_chapter(path):
     clashes = _clashes(_units(path), path.stem[:2])
     assert not clashes, "a symbol used with a meaning the notation table gives another symbol:\n" + "\n".join(clashes)
