@@ -43,11 +43,12 @@ def _symbol(entry, code: bool) -> re.Pattern:
 
 def _units(path: Path) -> list[tuple[int, bool, str]]:
     """(line number, is code, text) for every sentence of prose and every line of code in a chapter's twin."""
-    units, code = [], False
+    units, fence = [], ""                 # the open fence's info string: "{code-cell} ipython3", "python", "{math}"…
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.startswith("```"):
-            code = not code and not line.startswith("```{math}")
+            fence = "" if fence else (line[3:].strip() or "text")
             continue
+        code = fence.startswith(("{code-cell}", "python"))
         if line.startswith(("+++", "---")) or (code and line.startswith(("slideshow:", "  slide_type", "tags:"))):
             continue
         units += [(number, code, part) for part in ([line] if code else _SENTENCE.split(line))]
