@@ -174,4 +174,6 @@ class NotationTable:
 def notation_table(local: bool = True) -> NotationTable:
     """The workbook's notation (:data:`NOTATION`) as a displayable table; ``local=False`` keeps the core symbols
     only. Chapter 00 shows it, and the book's "Notation" page is made from the same entries."""
+    if not isinstance(local, bool):
+        raise TypeError(f"local must be True or False, got {local!r}")
     return NotationTable(tuple(e for e in NOTATION if e.core or local))

@@ -168,3 +168,8 @@ def test_the_book_has_a_notation_page_made_from_the_table_in_every_edition():
         index = book_site._index([], instructor=False, mistakes=not course)
         assert f"\n{notation_page.TITLE} <{notation_page.STEM}>\n" in index
         assert f"]({notation_page.STEM}.md)" in index
+
+
+def test_notation_table_refuses_a_flag_that_is_not_a_bool():
+    with pytest.raises(TypeError, match="local must be True or False, got 'no'"):
+        notation_table(local="no")
