@@ -203,6 +203,7 @@ from .local import (
     randomized_response_probability,
     randomized_response_variance,
 )
+from .notation import notation_table
 from .planner import BudgetPlan, plan_budget, planner_delta, record_release_risk, release_epsilon
 from .reconstruction import (
     ReconstructionResult,
@@ -285,6 +286,7 @@ __all__ = [
     "capped_histogram",
     "census_first_names",
     "chapter_map",
+    "notation_table",
     "clamp_nonnegative",
     "counting_queries_scale",
     "counting_queries_sensitivity",

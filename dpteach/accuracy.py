@@ -208,11 +208,11 @@ def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
     Clopper–Pearson (exact, conservative): the interval of every p that a two-sided
     binomial test at level 1 − confidence would not reject,
 
-    .. math:: \\Pr[X \\ge s \\mid p_{lo}] = \\tfrac{α}{2}, \\qquad \\Pr[X \\le s \\mid p_{hi}] = \\tfrac{α}{2},
-              \\qquad α = 1 - \\text{confidence},
+    .. math:: \\Pr[X \\ge s \\mid p_{lo}] = \\tfrac{1 - c}{2}, \\qquad \\Pr[X \\le s \\mid p_{hi}] = \\tfrac{1 - c}{2},
+              \\qquad c = \\text{confidence},
 
     with p_lo = 0 when s = 0 and p_hi = 1 when s = n. Wilson (``method="wilson"``): the
-    score interval, centre (s + z²/2)/(n + z²) with z the normal quantile 1 − α/2.
+    score interval, centre (s + z²/2)/(n + z²) with z the normal quantile (1 + c)/2.
     Computed with numpy and math only (:func:`dpteach.clopper_pearson_lower` and
     :func:`dpteach.clopper_pearson_upper`, bisection on the binomial tails).
 
@@ -234,11 +234,11 @@ def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
     n = _validate.integer("trials", trials, low=1, why="an experiment needs at least one run")
     s = _validate.integer("successes", successes, low=0, high=n, why="a count of runs out of trials")
     c = _validate.real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
-    alpha = 1 - c
+    miss = 1 - c
     if method == "clopper-pearson":
-        return clopper_pearson_lower(s, n, alpha / 2), clopper_pearson_upper(s, n, alpha / 2)
+        return clopper_pearson_lower(s, n, miss / 2), clopper_pearson_upper(s, n, miss / 2)
     if method == "wilson":
-        z = sum(bisect(lambda t: 0.5 * math.erfc(-t / math.sqrt(2)) < 1 - alpha / 2, 0.0, 40.0)) / 2
+        z = sum(bisect(lambda t: 0.5 * math.erfc(-t / math.sqrt(2)) < 1 - miss / 2, 0.0, 40.0)) / 2
         centre = (s + z**2 / 2) / (n + z**2)
         half = z * math.sqrt(s * (n - s) / n + z**2 / 4) / (n + z**2)
         return max(0.0, centre - half), min(1.0, centre + half)

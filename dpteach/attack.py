@@ -12,8 +12,8 @@ from one noisy release: a hypothesis test.
   it succeeds with probability 1 − ½·exp(−ε·gap/(2Δf)), gap = |f(x) − f(y)| ≤ Δf
   (:func:`laplace_attack_success`).
 * For *every* ε-differentially private mechanism and *every* test, the success is at most
-  e^ε/(1 + e^ε) (:func:`dp_success_limit`): the type I and type II errors α, β of any test
-  satisfy α + e^ε·β ≥ 1 and e^ε·α + β ≥ 1 (Wasserman & Zhou 2010, "A statistical framework
+  e^ε/(1 + e^ε) (:func:`dp_success_limit`): the false positive and false negative rates FPR, FNR of any test
+  satisfy FPR + e^ε·FNR ≥ 1 and e^ε·FPR + FNR ≥ 1 (Wasserman & Zhou 2010, "A statistical framework
   for differential privacy", JASA 105; Kairouz, Oh & Viswanath 2015, "The composition theorem
   for differential privacy", ICML). Randomized response attains it; Laplace stays below it.
 * Whatever the attacker believed before, the release multiplies the odds of "in" by the

@@ -14,8 +14,8 @@ L_x(S) on Pr[M(x) ∈ S] and an upper bound U_y(S) on Pr[M(y) ∈ S]. If
 then Pr[M(x) ∈ S] > e^{ε'} Pr[M(y) ∈ S] + δ, and M is not (ε′, δ)-DP. The largest such
 ε′ over the events, ln((L_x(S) − δ)/U_y(S)), is a lower bound on the true ε; when it
 exceeds the claimed ε the claim is refuted. Every interval is one of 4·(number of events)
-one-sided bounds, each at level α/(4·events) (Bonferroni), so the chance that any of them
-is wrong, and so of a false alarm, is at most α however the events are related.
+one-sided bounds, each at level p_FA/(4·events) (Bonferroni), so the chance that any of them
+is wrong, and so of a false alarm, is at most p_FA (``false_alarm``) however the events are related.
 
 What an audit cannot do: finding no violation proves nothing. The audit tries a few
 events on one pair of neighbours; a mechanism can leak on another event or another pair.
@@ -53,14 +53,14 @@ class AuditResult:
     ``epsilon_lower_bound`` is the largest ε′ the samples prove violated (0 when none). It is
     a test, not a probability about the mechanism (which is fixed: private or not): if the
     mechanism were (ε′, δ)-DP for some ε′ at or above the bound, an audit would report a bound
-    that high with probability at most α (Clopper–Pearson, with Bonferroni over the events).
+    that high with probability at most ``false_alarm`` (Clopper–Pearson, with Bonferroni over the events).
     ``refuted`` says whether that exceeds the claimed ε.
     """
 
     epsilon: float                 # the claim under audit
     delta: float
     n: int                         # samples on each of x and y
-    alpha: float                   # false-alarm rate of the whole audit
+    false_alarm: float             # p_FA, the false-alarm rate of the whole audit
     n_events: int
     epsilon_lower_bound: float     # largest ε′ proved violated (a lower bound on the true ε)
     refuted: bool
@@ -76,7 +76,7 @@ class AuditResult:
     def verdict(self) -> str:
         if self.refuted:
             return (f"REFUTED: the claim ε = {self.epsilon:g}, δ = {self.delta:g} is false "
-                    f"(false-alarm rate ≤ {self.alpha:g})")
+                    f"(false-alarm rate p_FA ≤ {self.false_alarm:g})")
         return (f"not refuted: no violation of ε = {self.epsilon:g}, δ = {self.delta:g} found. "
                 "This does not prove the claim: an audit can only refute, never confirm.")
 
@@ -85,7 +85,7 @@ class AuditResult:
                     (f", on the event {self.event}: Pr ≈ {self.p_first:.4f} vs {self.p_second:.4f}"
                      if self.event else ""))
         return (f"Audit of ε = {self.epsilon:g}, δ = {self.delta:g} with N = {self.n:,} samples per database, "
-                f"{self.n_events} events, α = {self.alpha:g}\n{evidence}\n{self.verdict}")
+                f"{self.n_events} events, p_FA = {self.false_alarm:g}\n{evidence}\n{self.verdict}")
 
 
 def _draw(mechanism: Callable, data, size: int, gen: np.random.Generator, which: str) -> np.ndarray:
@@ -101,18 +101,18 @@ def _draw(mechanism: Callable, data, size: int, gen: np.random.Generator, which:
 
 
 def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0, *, n: int = 100_000,
-                  alpha: float = 1e-6, thresholds=None, pilot: int | None = None,
+                  false_alarm: float = 1e-6, thresholds=None, pilot: int | None = None,
                   rng: np.random.Generator | None = None) -> AuditResult:
     """Try to refute the claim that ``mechanism`` is (ε, δ)-DP, on the neighbours x and y.
 
     For each threshold t, the events S = {Z ≥ t} and S = {Z ≤ t} are tested in both
     directions. With N samples on each side and one-sided Clopper–Pearson bounds at level
-    α/(4·thresholds) each, the audit reports
+    p_FA/(4·events) each (p_FA = ``false_alarm``, 2 events per threshold), the audit reports
 
     .. math:: \\hat ε = \\max_{S,\\ (u, v) ∈ \\{(x, y), (y, x)\\}} \\ln \\frac{L_u(S) - δ}{U_v(S)} ,
 
     the largest ε′ proved violated (0 if none); the claim is refuted when ε̂ > ε.
-    The probability that ε̂ exceeds the mechanism's true ε (a false alarm) is at most α.
+    The probability that ε̂ exceeds the mechanism's true ε (a false alarm) is at most p_FA.
 
     Parameters
     ----------
@@ -129,8 +129,9 @@ def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0,
         The claimed δ, 0 ≤ δ < 1 (default 0, pure ε-DP).
     n : int, optional
         Samples on each of x and y (default 100,000).
-    alpha : float, optional
-        False-alarm rate of the whole audit, 0 < α < 1 (default 10⁻⁶).
+    false_alarm : float, optional
+        p_FA, the false-alarm rate of the whole audit, 0 < p_FA < 1 (default 10⁻⁶). The workbook keeps α
+        for an accuracy (Dwork & Roth, Definition 3.9); see :mod:`dpteach.notation`.
     thresholds : array_like, optional
         Thresholds t, fixed in advance. Default: quantiles :data:`PILOT_QUANTILES` of a
         separate pilot run of ``pilot`` samples on each side (default n // 10, at least 1,000).
@@ -156,7 +157,8 @@ def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0,
     d = _validate.real("delta", delta, low=0.0, high=1.0, low_open=False, high_open=True,
                        why="δ is the additive slack of the claimed (ε, δ)-DP, and δ = 1 promises nothing")
     size = _validate.integer("n", n, low=10, why="an audit needs samples")
-    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    a = _validate.real("false_alarm", false_alarm, low=0.0, high=1.0, low_open=True, high_open=True,
+                       why="p_FA is a probability, and an audit at p_FA = 0 or 1 tests nothing")
     gen = _validate.rng(rng)
     if thresholds is None:
         m = _validate.integer("pilot", pilot, low=10) if pilot is not None else max(1_000, size // 10)
@@ -190,7 +192,7 @@ def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0,
                         best = (value, f"M({first}) {op} {t:.6g}  (vs M({second}))", s1 / size, s2 / size,
                                 (low, high))
     value, event, p1, p2, bounds = best
-    return AuditResult(epsilon=eps, delta=d, n=size, alpha=a, n_events=n_events,
+    return AuditResult(epsilon=eps, delta=d, n=size, false_alarm=a, n_events=n_events,
                        epsilon_lower_bound=value, refuted=value > eps, event=event,
                        p_first=p1, p_second=p2, bounds=bounds, thresholds=ts, event_bounds=per_event)
 
@@ -199,7 +201,7 @@ def privacy_audit(mechanism: Callable, x, y, epsilon: float, delta: float = 0.0,
 
 def calibration_audit(noise: GeneralizedGaussianNoise, k: int, epsilon: float, delta: float, *,
                       event_noise: GeneralizedGaussianNoise | None = None, thresholds=None,
-                      samples: int = 20_000, alpha: float = 1e-3,
+                      samples: int = 20_000, false_alarm: float = 1e-3,
                       rng: np.random.Generator | None = None) -> AuditResult:
     """Try to refute, by sampling, that additive ``noise`` on k counts is (ε, δ)-DP for neighbours 0 and 1^k.
 
@@ -211,7 +213,7 @@ def calibration_audit(noise: GeneralizedGaussianNoise, k: int, epsilon: float, d
     tight for a calibrated mechanism, the smaller ones catch noise that is too small) with
     Clopper–Pearson bounds. Post-processing cannot create a violation, so one found on the
     loss is a violation of the mechanism; a mechanism that is (ε, δ)-DP is refuted with
-    probability at most ``alpha``. Sampling can refute a claim, never prove it.
+    probability at most ``false_alarm``. Sampling can refute a claim, never prove it.
 
     Returns
     -------
@@ -229,4 +231,4 @@ def calibration_audit(noise: GeneralizedGaussianNoise, k: int, epsilon: float, d
         release = true_count + generalized_gaussian_sample(n.p, n.scale, (size, kk), gen)
         return ref.loss(release).sum(axis=1)
 
-    return privacy_audit(total_loss, 0.0, 1.0, eps, delta, n=m, alpha=alpha, thresholds=cs, rng=rng)
+    return privacy_audit(total_loss, 0.0, 1.0, eps, delta, n=m, false_alarm=false_alarm, thresholds=cs, rng=rng)

@@ -123,13 +123,13 @@ def _window(n: int, s: int) -> int:
     return int(25 * math.sqrt(n * q * (1 - q)) + 60)
 
 
-def clopper_pearson_lower(successes: int, trials: int, alpha: float) -> float:
-    """One-sided Clopper–Pearson lower bound: the p_lo with Pr[X ≥ s | p_lo] = α (0 when s = 0).
+def clopper_pearson_lower(successes: int, trials: int, level: float) -> float:
+    """One-sided Clopper–Pearson lower bound: the p_lo with Pr[X ≥ s | p_lo] = ``level`` (0 when s = 0).
 
-    .. math:: \\Pr[\\,p < p_{lo}\\,] \\le α \\quad\\text{for } X \\sim \\mathrm{Bin}(n, p)
+    .. math:: \\Pr[\\,p < p_{lo}\\,] \\le \\mathrm{level} \\quad\\text{for } X \\sim \\mathrm{Bin}(n, p)
 
     The same bound as the lower end of :func:`dpteach.binomial_ci` with confidence
-    1 − 2α, computed by bisection on a window of the binomial tail (terms more than
+    1 − 2·level, computed by bisection on a window of the binomial tail (terms more than
     25 standard deviations out are below 10⁻¹³⁰ and left out), so it stays fast for
     n = 10⁶. The bisection returns the lower end of its final bracket: never too high.
 
@@ -140,18 +140,19 @@ def clopper_pearson_lower(successes: int, trials: int, alpha: float) -> float:
     """
     n = _validate.integer("trials", trials, low=1)
     s = _validate.integer("successes", successes, low=0, high=n)
-    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    a = _validate.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
     if s == 0:
         return 0.0
     j = np.arange(s, min(n, s + _window(n, s)) + 1)
     log_c = _log_binomial_coefficients(n, j)
-    # Pr[X ≥ s | p] increases with p; at p = s/n it is ≥ ½ > α
+    # Pr[X ≥ s | p] increases with p; at p = s/n it is ≥ ½ > level
     lo, _ = bisect(lambda p: _tail_sum(log_c, j, n, p) < a, 0.0, s / n)
     return lo
 
 
-def clopper_pearson_upper(successes: int, trials: int, alpha: float) -> float:
-    """One-sided Clopper–Pearson upper bound: the p_hi with Pr[X ≤ s | p_hi] = α (1 when s = n).
+def clopper_pearson_upper(successes: int, trials: int, level: float) -> float:
+    """One-sided Clopper–Pearson upper bound: the p_hi with Pr[X ≤ s | p_hi] = ``level`` (1 when s = n): the bound fails with
+    probability at most ``level``.
 
     Examples
     --------
@@ -160,5 +161,5 @@ def clopper_pearson_upper(successes: int, trials: int, alpha: float) -> float:
     """
     n = _validate.integer("trials", trials, low=1)
     s = _validate.integer("successes", successes, low=0, high=n)
-    a = _validate.real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    a = _validate.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
     return 1.0 - clopper_pearson_lower(n - s, n, a)

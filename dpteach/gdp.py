@@ -1,12 +1,13 @@
 """Gaussian differential privacy: one number μ for the whole trade-off curve (Dong, Roth & Su 2019).
 
 Chapter 11 reads ε-DP as a limit on hypothesis tests: every test of "the data is x" against a
-neighbour y has type-II error β at least f(α) for the type-I error α it accepts. Dong, Roth &
+neighbour y has a false negative rate (type-II error) FNR at least f(FPR) for the false positive rate
+(type-I error) FPR it accepts. Dong, Roth &
 Su (*Gaussian Differential Privacy*, arXiv:1905.02383, 2019, whose numbering is cited here; in
 J. R. Stat. Soc. B 2022 Theorem 2.7 and Corollary 2.13 are Theorem 1 and Corollary 1) call a
-mechanism f-DP when every test obeys β ≥ f(α), and single out one family of curves,
+mechanism f-DP when every test obeys FNR ≥ f(FPR), and single out one family of curves,
 
-.. math:: G_μ(α) = Φ\\left(Φ^{-1}(1 - α) - μ\\right),
+.. math:: G_μ(x) = Φ\\left(Φ^{-1}(1 - x) - μ\\right) \\quad \\text{at } \\mathrm{FPR} = x,
 
 the trade-off of testing N(0, 1) against N(μ, 1). A mechanism is μ-GDP when it is G_μ-DP.
 
@@ -71,29 +72,29 @@ def gaussian_gdp_mu(std: float, sensitivity: float = 1.0) -> float:
     return d / s
 
 
-def gdp_tradeoff(alpha, mu: float) -> np.ndarray | float:
-    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ): the smallest type-II error β at type-I error α against a μ-GDP mechanism.
+def gdp_tradeoff(fpr, mu: float) -> np.ndarray | float:
+    """G_μ(FPR) = Φ(Φ⁻¹(1 − FPR) − μ): the smallest false negative rate at a false positive rate FPR, against μ-GDP.
 
     The trade-off curve of testing N(0, 1) against N(μ, 1) (Dong, Roth & Su 2019, Definition 2.5):
-    the test "say y when z ≥ t" has α = 1 − Φ(t) and β = Φ(t − μ), and no test does better
-    (Neyman–Pearson: the likelihood ratio grows with z). Computed as Φ(−Φ⁻¹(α) − μ), which keeps
-    full precision for small α. μ = 0 is the coin toss β = 1 − α.
+    the test "say y when z ≥ t" has FPR = 1 − Φ(t) and FNR = Φ(t − μ), and no test does better
+    (Neyman–Pearson: the likelihood ratio grows with z). Computed as Φ(−Φ⁻¹(FPR) − μ), which keeps
+    full precision for small FPR. μ = 0 is the coin toss FNR = 1 − FPR.
 
     Examples
     --------
     >>> round(gdp_tradeoff(0.05, 1.0), 5)
     0.74049
     """
-    a = _validate.array("alpha", alpha, nonempty=False)
+    a = _validate.array("fpr", fpr, nonempty=False)
     if ((a < 0) | (a > 1)).any():
-        raise ValueError(f"alpha must be in [0, 1] everywhere, got {alpha!r}; α is a probability (the type-I error "
-                         "of a test)")
+        raise ValueError(f"fpr must be in [0, 1] everywhere, got {fpr!r}; FPR is a probability (a test's false "
+                         "positive rate, its type-I error)")
     m = _mu(mu)
-    z = -np.asarray(_special.ndtri(a))                 # Φ⁻¹(1 − α), ±∞ at the ends
+    z = -np.asarray(_special.ndtri(a))                 # Φ⁻¹(1 − FPR), ±∞ at the ends
     with np.errstate(invalid="ignore"):
-        beta = _special.norm_cdf_array(np.where(np.isfinite(z), z - m, z))
-    beta = np.where(a <= 0.0, 1.0, np.where(a >= 1.0, 0.0, beta))
-    return _out(np.asarray(beta, dtype=np.float64))
+        fnr = _special.norm_cdf_array(np.where(np.isfinite(z), z - m, z))
+    fnr = np.where(a <= 0.0, 1.0, np.where(a >= 1.0, 0.0, fnr))
+    return _out(np.asarray(fnr, dtype=np.float64))
 
 
 def gdp_compose(mus) -> float:
@@ -155,7 +156,7 @@ def gdp_epsilon(delta: float, mu: float) -> float:
 def gdp_best_success(mu: float) -> float:
     """Φ(μ/2): the best chance of guessing x or y right, with a 50/50 prior, against a μ-GDP mechanism.
 
-    The smallest (α + β)/2 on G_μ is at the symmetric point α = β = Φ(−μ/2) (the curve is
+    The smallest (FPR + FNR)/2 on G_μ is at the symmetric point FPR = FNR = Φ(−μ/2) (the curve is
     symmetric and convex), so the best guess is right with probability 1 − Φ(−μ/2) = Φ(μ/2).
     """
     return float(_special.norm_cdf(_mu(mu) / 2.0))

@@ -2,16 +2,18 @@
 
 An attacker who sees one output z of a mechanism M tests H₀: "the data is x" against
 H₁: "the data is y", for neighbours x and y. A test rejects H₀ on some set S of outputs;
-its type-I error is α = Pr[M(x) ∈ S] and its type-II error β = Pr[M(y) ∉ S]. Applying
+its false positive rate (type-I error) is FPR = Pr[M(x) ∈ S] and its false negative rate
+(type-II error) FNR = Pr[M(y) ∉ S] (Dong, Roth & Su write α and β; the workbook keeps those letters for an
+accuracy and a failure probability, :mod:`dpteach.notation`). Applying
 Definition 2.4 (Dwork & Roth 2014) to S and to its complement gives, for every test,
 
-.. math:: α + e^{ε} β \\ge 1, \\qquad e^{ε} α + β \\ge 1 ,
+.. math:: \\mathrm{FPR} + e^{ε} \\mathrm{FNR} \\ge 1, \\qquad e^{ε} \\mathrm{FPR} + \\mathrm{FNR} \\ge 1 ,
 
 and Kairouz, Oh & Viswanath (ICML 2015) showed this region is exactly what ε-DP allows.
 For the Laplace mechanism on a count the best tests are thresholds, and its trade-off
-curve (the smallest β at each α) has a closed form (:func:`laplace_tradeoff`).
+curve (the smallest FNR at each FPR) has a closed form (:func:`laplace_tradeoff`).
 
-With a slack δ, (ε, δ)-DP gives α + e^ε·β ≥ 1 − δ and e^ε·α + β ≥ 1 − δ instead.
+With a slack δ, (ε, δ)-DP gives FPR + e^ε·FNR ≥ 1 − δ and e^ε·FPR + FNR ≥ 1 − δ instead.
 
 Which x and y? Dwork & Roth's neighbours differ by one person added or removed, so e^ε
 bounds how much an output can tell about *whether* someone is in the data (membership).
@@ -39,13 +41,13 @@ import numpy as np
 from . import _validate
 from .estimate import clopper_pearson_lower, clopper_pearson_upper
 
-_WHY_ALPHA = "α is a probability (the type-I error of a test)"
+_WHY_FPR = "FPR is a probability (a test's false positive rate, its type-I error)"
 
 
-def _alphas(alpha) -> np.ndarray:
-    a = _validate.array("alpha", alpha, nonempty=False)
+def _fprs(fpr) -> np.ndarray:
+    a = _validate.array("fpr", fpr, nonempty=False)
     if ((a < 0) | (a > 1)).any():
-        raise ValueError(f"alpha must be in [0, 1] everywhere, got {alpha!r}; {_WHY_ALPHA}")
+        raise ValueError(f"fpr must be in [0, 1] everywhere, got {fpr!r}; {_WHY_FPR}")
     return a
 
 
@@ -58,36 +60,36 @@ def _delta(delta) -> float:
                           why="δ is the additive slack of (ε, δ)-DP, between 0 (pure ε-DP) and 1 (no promise)")
 
 
-def dp_tradeoff_limit(alpha, epsilon: float, delta: float = 0.0) -> np.ndarray | float:
-    """The smallest type-II error β any test can have at type-I error α, against any (ε, δ)-DP mechanism.
+def dp_tradeoff_limit(fpr, epsilon: float, delta: float = 0.0) -> np.ndarray | float:
+    """The smallest FNR any test can have at FPR, against any (ε, δ)-DP mechanism.
 
-    .. math:: β \\ge \\max\\left(0,\\; 1 - δ - e^{ε} α,\\; e^{-ε} (1 - δ - α)\\right)
+    .. math:: \\mathrm{FNR} \\ge \\max\\left(0,\\; 1 - δ - e^{ε} \\mathrm{FPR},\\; e^{-ε} (1 - δ - \\mathrm{FPR})\\right)
 
     (Kairouz, Oh & Viswanath 2015; with δ = 0, the ε-DP region). Both constraints come from
     Definition 2.4 applied to the rejection set and to its complement; δ moves the region's
     edge in towards the corner (0, 0) by δ along each axis.
     """
-    a = _alphas(alpha)
+    a = _fprs(fpr)
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
     d = _delta(delta)
     return _out(np.maximum.reduce([np.zeros_like(a), 1.0 - d - np.exp(eps) * a, np.exp(-eps) * (1.0 - d - a)]))
 
 
-def group_tradeoff_limit(alpha, epsilon: float, k: int = 1, delta: float = 0.0) -> np.ndarray | float:
-    """The smallest β at α for x and y k add/remove steps apart (a group of k), under (ε, δ)-DP per step.
+def group_tradeoff_limit(fpr, epsilon: float, k: int = 1, delta: float = 0.0) -> np.ndarray | float:
+    """The smallest FNR at FPR for x and y k add/remove steps apart (a group of k), under (ε, δ)-DP per step.
 
-    With f the one-step limit (:func:`dp_tradeoff_limit`), a test's power 1 − β can grow at
+    With f the one-step limit (:func:`dp_tradeoff_limit`), a test's power 1 − FNR can grow at
     most by g(a) = 1 − f(a) = min(1, δ + e^{ε}a, 1 − e^{−ε}(1 − δ − a)) per step, so
 
-    .. math:: β_k(α) = 1 - g^{\\circ k}(α)
+    .. math:: \\mathrm{FNR}_k(x) = 1 - g^{\\circ k}(x) \\quad \\text{at } \\mathrm{FPR} = x
 
     (group privacy in f-DP: Dong, Roth & Su 2019, Theorem 2.14). It is exact: the mechanism
-    on the chain of databases that says "y" with probabilities q_0 = α, q_{i+1} = g(q_i)
+    on the chain of databases that says "y" with probabilities q_0 = FPR, q_{i+1} = g(q_i)
     satisfies every step's constraints and reaches it. For k = 1 it is the one-step region;
     for k ≥ 2 it lies strictly inside the region of (kε, δ_k) (:func:`group_privacy`), which
     bounds the odds but is not attained.
     """
-    a = _alphas(alpha)
+    a = _fprs(fpr)
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
     kk = _validate.integer("k", k, low=1, high=1_000, why="a group of at least one person (k add/remove steps)")
     d = _delta(delta)
@@ -112,21 +114,21 @@ def group_privacy(epsilon: float, k: int = 1, delta: float = 0.0) -> tuple[float
     return kk * eps, min(d * float(np.sum(np.exp(eps * np.arange(kk)))), 1.0)
 
 
-def laplace_tradeoff(alpha, epsilon: float, shift: float = 1.0) -> np.ndarray | float:
+def laplace_tradeoff(fpr, epsilon: float, shift: float = 1.0) -> np.ndarray | float:
     """The exact trade-off curve of the Laplace mechanism Lap(1/ε) on a count, neighbours f(x) and f(x) + shift.
 
     With ε_s = ε·shift (a shift of s at scale 1/ε is a shift of 1 at scale 1/(sε)):
 
-    .. math:: β(α) = \\begin{cases} 1 - e^{ε_s} α & α \\le e^{-ε_s}/2 \\\\
-                                    e^{-ε_s} / (4α) & e^{-ε_s}/2 \\le α \\le 1/2 \\\\
-                                    e^{-ε_s} (1 - α) & α \\ge 1/2 \\end{cases}
+    .. math:: \\mathrm{FNR}_{\\min}(x) = \\begin{cases} 1 - e^{ε_s} x & x \\le e^{-ε_s}/2 \\\\
+                                    e^{-ε_s} / (4x) & e^{-ε_s}/2 \\le x \\le 1/2 \\\\
+                                    e^{-ε_s} (1 - x) & x \\ge 1/2 \\end{cases}
 
-    the smallest β at each α, reached by the threshold tests "say y when z ≥ t"
+    at FPR = x: the smallest FNR at each FPR, reached by the threshold tests "say y when z ≥ t"
     (:func:`laplace_threshold_test`). It touches the ε-DP limit only at its two straight
     ends: the Laplace mechanism is ε-DP and not (ε − η)-DP, yet no test reaches the limit
     in the middle.
     """
-    a = _alphas(alpha)
+    a = _fprs(fpr)
     eps = _validate.real("epsilon", epsilon, low=0.0, low_open=False, why="ε ≥ 0")
     s = _validate.real("shift", shift, low=0.0, low_open=False, why="the difference f(y) − f(x) ≥ 0")
     e = eps * s
@@ -138,17 +140,17 @@ def laplace_tradeoff(alpha, epsilon: float, shift: float = 1.0) -> np.ndarray | 
 
 
 def laplace_threshold_test(threshold, epsilon: float, shift: float = 1.0) -> tuple:
-    """Errors (α, β) of the test "say y when z ≥ t" on z = f + Lap(1/ε), with f(x) = 0 and f(y) = shift.
+    """Errors (FPR, FNR) of the test "say y when z ≥ t" on z = f + Lap(1/ε), with f(x) = 0 and f(y) = shift.
 
-    α = Pr[Lap(1/ε) ≥ t], β = Pr[shift + Lap(1/ε) < t].
+    FPR = Pr[Lap(1/ε) ≥ t], FNR = Pr[shift + Lap(1/ε) < t].
     """
     t = _validate.array("threshold", threshold, nonempty=False, allow_inf=True)
     eps = _validate.epsilon(epsilon)
     s = _validate.real("shift", shift, low=0.0, low_open=False, why="the difference f(y) − f(x) ≥ 0")
-    alpha = np.where(t >= 0, 0.5 * np.exp(-eps * np.abs(t)), 1.0 - 0.5 * np.exp(-eps * np.abs(t)))
+    fpr = np.where(t >= 0, 0.5 * np.exp(-eps * np.abs(t)), 1.0 - 0.5 * np.exp(-eps * np.abs(t)))
     u = t - s
-    beta = np.where(u >= 0, 1.0 - 0.5 * np.exp(-eps * np.abs(u)), 0.5 * np.exp(-eps * np.abs(u)))
-    return _out(alpha), _out(beta)
+    fnr = np.where(u >= 0, 1.0 - 0.5 * np.exp(-eps * np.abs(u)), 0.5 * np.exp(-eps * np.abs(u)))
+    return _out(fpr), _out(fnr)
 
 
 def best_success(epsilon: float) -> float:
@@ -161,8 +163,8 @@ def best_success(epsilon: float) -> float:
 def group_best_success(epsilon: float, k: int = 1, delta: float = 0.0) -> float:
     """The best chance of a 50/50 guess between databases k add/remove steps apart that (ε, δ)-DP alone allows.
 
-    1 − α* where α* = β_k(α*) is the point of :func:`group_tradeoff_limit` on the diagonal
-    (the curve is symmetric and convex, so α + β is smallest there). For δ = 0:
+    1 − FPR* where FPR* = FNR_k(FPR*) is the point of :func:`group_tradeoff_limit` on the diagonal
+    (the curve is symmetric and convex, so FPR + FNR is smallest there). For δ = 0:
 
     .. math:: e^{ε}/(1 + e^{ε}) \\ (k = 1), \\qquad 1 - \\tfrac12 e^{-kε/2} \\ (k \\text{ even}),
               \\qquad 1 - e^{-(k-1)ε/2}/(1 + e^{ε}) \\ (k \\ge 3 \\text{ odd}),
@@ -181,15 +183,15 @@ def group_best_success(epsilon: float, k: int = 1, delta: float = 0.0) -> float:
         return float(1.0 - np.exp(-(kk - 1) * eps / 2) / (1.0 + np.exp(eps)))
     grow, shrink = math.exp(eps), math.exp(-eps)
 
-    def beta(a: float) -> float:              # group_tradeoff_limit at one α, in floats (a slider calls this)
+    def fnr(a: float) -> float:               # group_tradeoff_limit at one FPR, in floats (a slider calls this)
         for _ in range(kk):
             a = min(1.0, d + grow * a, 1.0 - shrink * (1.0 - d - a))
         return 1.0 - a
 
-    lo, hi = 0.0, 0.5                      # α − β_k(α) goes from ≤ 0 at α = 0 to ≥ 0 at α = ½
+    lo, hi = 0.0, 0.5                      # FPR − FNR_k(FPR) goes from ≤ 0 at FPR = 0 to ≥ 0 at FPR = ½
     for _ in range(60):
         mid = 0.5 * (lo + hi)
-        if mid < beta(mid):
+        if mid < fnr(mid):
             lo = mid
         else:
             hi = mid
@@ -223,17 +225,17 @@ def _cp(successes: int, trials: int, level: float) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class EmpiricalTradeoff:
-    """Threshold tests measured on samples: (α̂, β̂) with Clopper–Pearson boxes.
+    """Threshold tests measured on samples: (estimated FPR, FNR) with Clopper–Pearson boxes.
 
-    With probability at least ``confidence`` every true (α, β) of every test lies in its box
+    With probability at least ``confidence`` every true (FPR, FNR) of every test lies in its box
     (each of the 4 one-sided bounds per test at level (1 − confidence)/(4·tests): Bonferroni).
     """
 
     thresholds: np.ndarray
-    alpha: np.ndarray
-    beta: np.ndarray
-    alpha_box: np.ndarray        # (tests, 2): lower and upper bound on α
-    beta_box: np.ndarray         # (tests, 2)
+    fpr: np.ndarray
+    fnr: np.ndarray
+    fpr_box: np.ndarray          # (tests, 2): lower and upper bound on FPR
+    fnr_box: np.ndarray          # (tests, 2)
     n: int
     confidence: float
 

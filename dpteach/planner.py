@@ -230,8 +230,8 @@ def release_confidence(confidence: float, releases: int) -> float:
 
 
 def _worst_guess(epsilon: float, delta: float) -> float:
-    """The best 50/50 guess any (ε, δ)-DP mechanism allows: 1 − (1 − δ)/(1 + e^ε), where α = β on the tradeoff
-    limit β = max(0, 1 − δ − e^ε α, e^(−ε)(1 − δ − α)) (:func:`~dpteach.group_best_success` with k = 1)."""
+    """The best 50/50 guess any (ε, δ)-DP mechanism allows: 1 − (1 − δ)/(1 + e^ε), where FPR = FNR on the trade-off
+    limit FNR = max(0, 1 − δ − e^ε·FPR, e^(−ε)(1 − δ − FPR)) (:func:`~dpteach.group_best_success` with k = 1)."""
     if not math.isfinite(epsilon):
         return 1.0
     return 1.0 - (1.0 - delta) * math.exp(-epsilon) / (1.0 + math.exp(-epsilon)) if epsilon > 0 else \

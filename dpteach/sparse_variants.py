@@ -177,7 +177,7 @@ def counterexample(variant: str) -> Counterexample:
 
 
 #: Samples per database that :func:`audit_variant` draws by default: enough to refute each broken
-#: variant by a clear margin at α = 10⁻³, few enough for a live cell.
+#: variant by a clear margin at p_FA = 10⁻³, few enough for a live cell.
 SAMPLES = {"correct": 100_000, "no halting": 100_000, "no threshold noise": 200_000, "no query noise": 20_000,
            "noisy value": 2_000_000, "unscaled query noise": 100_000}
 
@@ -187,14 +187,14 @@ VALUE_THRESHOLDS = (1.5, 2.0, 2.5)
 _CHUNK = 200_000           # runs sampled at a time (memory: a chunk of 9 queries is 14 MB)
 
 
-def audit_variant(variant: str, epsilon: float = 1.0, *, n: int | None = None, alpha: float = 1e-3,
+def audit_variant(variant: str, epsilon: float = 1.0, *, n: int | None = None, false_alarm: float = 1e-3,
                   rng: np.random.Generator | None = None) -> AuditResult:
     """Audit the claim that ``variant`` of AboveThreshold is ε-DP, on its :func:`counterexample`.
 
     The mechanism handed to :func:`dpteach.privacy_audit` runs the variant ``size`` times on
     x or y and returns the counterexample's statistic of each run. The thresholds of the
     events {Z ≥ t} and {Z ≤ t} are every value the statistic can take, fixed in advance.
-    A claim that is true is refuted with probability at most ``alpha``. ``n`` samples per
+    A claim that is true is refuted with probability at most ``false_alarm`` (p_FA). ``n`` samples per
     database (default :data:`SAMPLES` of the variant).
 
     Returns
@@ -222,4 +222,4 @@ def audit_variant(variant: str, epsilon: float = 1.0, *, n: int | None = None, a
         values = np.array(VALUE_THRESHOLDS)
     else:
         values = np.arange(-m, m + 1) if case.statistic.startswith("⊤") else np.arange(-1, m + 1)
-    return privacy_audit(mechanism, case.x, case.y, eps, 0.0, n=size, alpha=alpha, thresholds=values, rng=gen)
+    return privacy_audit(mechanism, case.x, case.y, eps, 0.0, n=size, false_alarm=false_alarm, thresholds=values, rng=gen)

@@ -17,13 +17,13 @@ exact counts give the target away.
 Released with the Laplace mechanism, each count gets Lap(d/ε): the d counts have ℓ1-sensitivity
 d under add/remove (one person changes each count by at most 1), so the release is ε-DP
 (Theorem 3.6). The test is then a test of the neighbours "the others" against "the others and
-the target", and its errors obey α + e^ε·β ≥ 1 and e^ε·α + β ≥ 1 for every threshold τ,
+the target", and its errors obey FPR + e^ε·FNR ≥ 1 and e^ε·FPR + FNR ≥ 1 for every threshold τ,
 whatever the draw of the others and the target (the region is convex, so averaging over those
-draws keeps the rates in it). α = Pr[say "in" | out] is the false positive rate, β = Pr[say
+draws keeps the rates in it). FPR = Pr[say "in" | out] is the false positive rate, FNR = Pr[say
 "out" | in] = 1 − the true positive rate.
 
 :func:`tracing_attack` draws the scores once; :meth:`TracingAttack.rates` gives the test's
-(α, β) at each threshold, with no noise or at any ε, without drawing again (the Laplace part of
+(FPR, FNR) at each threshold, with no noise or at any ε, without drawing again (the Laplace part of
 the score is Σ_j (t_j − p_j)L_j·d/ε for unit Laplace L_j, drawn once).
 """
 
@@ -83,10 +83,10 @@ class TracingAttack:
         return self.out_exact + scale * self.out_unit, self.in_exact + scale * self.in_unit
 
     def rates(self, epsilon: float | None = None, thresholds=None) -> tuple[np.ndarray, np.ndarray]:
-        """(α, β) of the test "in when s ≥ τ" at each threshold τ: α = false positive rate, β = 1 − true positive rate.
+        """(FPR, FNR) of the test "in when s ≥ τ" at each threshold τ: FPR = false positive rate, FNR = 1 − true positive rate.
 
         ``thresholds`` default: every score of either side (the whole empirical ROC curve), plus
-        one above them all (α = 0, β = 1).
+        one above them all (FPR = 0, FNR = 1).
         """
         out, inn = self.scores(epsilon)
         out, inn = np.sort(out), np.sort(inn)
@@ -94,16 +94,16 @@ class TracingAttack:
             ts = np.r_[np.unique(np.r_[out, inn]), np.inf]
         else:
             ts = _validate.array("thresholds", thresholds, ndim=(1,), allow_inf=True)
-        alpha = (out.size - np.searchsorted(out, ts, side="left")) / out.size
-        beta = np.searchsorted(inn, ts, side="left") / inn.size
-        return alpha, beta
+        fpr = (out.size - np.searchsorted(out, ts, side="left")) / out.size
+        fnr = np.searchsorted(inn, ts, side="left") / inn.size
+        return fpr, fnr
 
     def power_at(self, levels, epsilon: float | None = None) -> np.ndarray:
-        """The true positive rate 1 − β of the test whose threshold τ is the (1 − a)-quantile of the scores with the
-        target out, for each false positive rate a in ``levels``: what the test reaches at α ≈ a.
+        """The true positive rate 1 − FNR of the test whose threshold τ is the (1 − a)-quantile of the scores with the
+        target out, for each false positive rate a in ``levels``: what the test reaches at FPR ≈ a.
 
         Measured on samples: compare it with the most any test can reach against an ε-DP release at
-        α = a, min(1, e^ε·a, 1 − e^{−ε}(1 − a)) (:func:`~dpteach.dp_tradeoff_limit`).
+        FPR = a, min(1, e^ε·a, 1 − e^{−ε}(1 − a)) (:func:`~dpteach.dp_tradeoff_limit`).
         """
         a = _validate.array("levels", levels, ndim=(0, 1))
         if ((a <= 0) | (a >= 1)).any():
@@ -127,8 +127,8 @@ def tracing_attack(others: int = 30, attributes: int = 300, trials: int = 1_000,
     --------
     >>> import numpy as np
     >>> attack = tracing_attack(50, 500, trials=500, rng=np.random.default_rng(0))
-    >>> alpha, beta = attack.rates(thresholds=[50.0])     # half the ~98 her row adds, on exact counts
-    >>> bool(alpha[0] < 0.1 and beta[0] < 0.1)            # far better than a coin (α + β = 1)
+    >>> fpr, fnr = attack.rates(thresholds=[50.0])     # half the ~98 her row adds, on exact counts
+    >>> bool(fpr[0] < 0.1 and fnr[0] < 0.1)            # far better than a coin (FPR + FNR = 1)
     True
     """
     n = _validate.integer("others", others, low=1, high=100_000, why="N, the number of other people in the data")

@@ -43,12 +43,12 @@ def _randomized_response(epsilon):
     return mechanism
 
 
-def test_false_alarms_on_a_tight_mechanism_stay_below_alpha():
+def test_false_alarms_on_a_tight_mechanism_stay_below_p_fa():
     """Randomized response is exactly ε-DP with ratio e^ε on {output = 1}: the hardest case for false alarms.
     200 audits at α = 0.05: if the auditor's false-alarm rate were ≤ 0.05, 24 or more alarms would happen
     with probability 7·10⁻⁵ (binomial tail); in fact Bonferroni makes it far lower."""
     rng = np.random.default_rng(8)
-    alarms = sum(dp.privacy_audit(_randomized_response(1.0), 0, 1, epsilon=1.0, n=2_000, alpha=0.05,
+    alarms = sum(dp.privacy_audit(_randomized_response(1.0), 0, 1, epsilon=1.0, n=2_000, false_alarm=0.05,
                                   thresholds=[0, 1], rng=rng).refuted for _ in range(200))
     assert alarms < 24
     assert stats.binom.sf(23, 200, 0.05) < 1e-4
@@ -101,8 +101,8 @@ def test_half_noise_laplace_is_caught_and_honest_laplace_is_not():
     (dict(delta=-0.1), ValueError, "delta"),
     (dict(n=5), ValueError, "n"),
     (dict(n=1.5e5), TypeError, "n"),
-    (dict(alpha=0), ValueError, "alpha"),
-    (dict(alpha=1), ValueError, "alpha"),
+    (dict(false_alarm=0), ValueError, "false_alarm"),
+    (dict(false_alarm=1), ValueError, "false_alarm"),
     (dict(thresholds=[0, float("nan")]), ValueError, "thresholds"),
     (dict(rng="seed"), TypeError, "rng"),
     (dict(mechanism=lambda d, size, rng: np.zeros(size + 1)), ValueError, "mechanism"),

@@ -63,7 +63,7 @@ def _expected_bound(thresholds, alpha: float, delta: float = 0.0) -> float:
 @pytest.mark.parametrize("thresholds", [[2], [1, 2, 3], [0.5, 1, 1.5, 2, 2.5, 3]])
 @pytest.mark.parametrize("alpha", [1e-6, 1e-3])
 def test_bound_is_computed_at_the_corrected_level(thresholds, alpha):
-    result = privacy_audit(mechanism, "x", "y", epsilon=0.1, n=N, alpha=alpha, thresholds=thresholds)
+    result = privacy_audit(mechanism, "x", "y", epsilon=0.1, n=N, false_alarm=alpha, thresholds=thresholds)
     assert result.n_events == 2 * len(thresholds)
     assert result.epsilon_lower_bound == pytest.approx(_expected_bound(thresholds, alpha), rel=1e-6)
 
@@ -74,11 +74,11 @@ def test_without_the_correction_the_bound_would_be_larger():
     corrected = _expected_bound(thresholds, 1e-6)
     uncorrected = _expected_bound(thresholds, 1e-6 * 4 * 2 * len(thresholds))
     assert uncorrected > corrected * (1 + 1e-3)
-    result = privacy_audit(mechanism, "x", "y", epsilon=0.1, n=N, alpha=1e-6, thresholds=thresholds)
+    result = privacy_audit(mechanism, "x", "y", epsilon=0.1, n=N, false_alarm=1e-6, thresholds=thresholds)
     assert result.epsilon_lower_bound != pytest.approx(uncorrected, rel=1e-6)
 
 
 def test_delta_is_subtracted_before_the_ratio():
     thresholds = [1, 2, 3]
-    result = privacy_audit(mechanism, "x", "y", epsilon=0.1, delta=0.01, n=N, alpha=1e-6, thresholds=thresholds)
+    result = privacy_audit(mechanism, "x", "y", epsilon=0.1, delta=0.01, n=N, false_alarm=1e-6, thresholds=thresholds)
     assert result.epsilon_lower_bound == pytest.approx(_expected_bound(thresholds, 1e-6, delta=0.01), rel=1e-6)

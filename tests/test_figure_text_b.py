@@ -211,7 +211,7 @@ def test_the_tradeoff_region_says_each_best_guess():
     assert "a group of 2" in widget.figure.alt_text()
     assert f"{result['limit_success']:.1%}" in widget.figure.alt_text()
     table = widget.figure.data_table()
-    i = table["columns"].index("Laplace β")
+    i = table["columns"].index("Laplace FNR")
     assert [float(r[0]) for r in table["rows"]][:3] == [0.0, 0.05, 0.1]
     curve = dp.laplace_tradeoff(np.array([0.0, 0.05, 0.1]), 1.0, shift=2)
     assert [r[i] for r in table["rows"][:3]] == [f"{b:.3f}" for b in curve]

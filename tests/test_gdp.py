@@ -236,7 +236,7 @@ def test_the_accounting_of_chapter_06_loses_several_times_at_100_releases():
 
 @pytest.mark.parametrize("call, name", [
     (lambda: dp.gdp_tradeoff(0.5, -1.0), "mu"),
-    (lambda: dp.gdp_tradeoff([0.5, 1.5], 1.0), "alpha"),
+    (lambda: dp.gdp_tradeoff([0.5, 1.5], 1.0), "fpr"),
     (lambda: dp.gdp_tradeoff(0.5, math.inf), "mu"),
     (lambda: dp.gdp_compose([]), "mus"),
     (lambda: dp.gdp_compose([0.1, -0.1]), "mus"),

@@ -154,12 +154,12 @@ def test_measured_boxes_hold_the_true_errors(eps, k):
     """Each test's Clopper–Pearson box holds its true (α, β): all boxes at once fail with probability ≤ 0.1%."""
     measured = dp.TradeoffSampler(4_000, confidence=0.999, rng=np.random.default_rng(11)).measure(eps, k)
     alpha, beta = dp.laplace_threshold_test(measured.thresholds, eps, shift=k)
-    assert np.all((measured.alpha_box[:, 0] <= alpha) & (alpha <= measured.alpha_box[:, 1]))
-    assert np.all((measured.beta_box[:, 0] <= beta) & (beta <= measured.beta_box[:, 1]))
+    assert np.all((measured.fpr_box[:, 0] <= alpha) & (alpha <= measured.fpr_box[:, 1]))
+    assert np.all((measured.fnr_box[:, 0] <= beta) & (beta <= measured.fnr_box[:, 1]))
 
 
 def test_bad_input_names_the_parameter():
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ValueError, match="fpr"):
         dp.dp_tradeoff_limit(1.5, 1.0)
     with pytest.raises(ValueError, match="epsilon"):
         dp.laplace_tradeoff(0.5, -1.0)

@@ -16,16 +16,16 @@ def figure():
 
 def _region_edge(fig):
     verts = fig.region.get_paths()[0].vertices
-    return verts[: fig.alpha.size, 1]
+    return verts[: fig.fpr.size, 1]
 
 
 @pytest.mark.parametrize("epsilon, k, delta", [(1.0, 1, 0.0), (1.0, 1, 0.1), (0.5, 2, 0.0), (2.0, 3, 0.05),
                                                (0.25, 4, 0.2)])
 def test_the_shaded_region_is_the_exact_group_region(figure, epsilon, k, delta):
     out = figure.update(epsilon, k, delta)
-    assert np.allclose(_region_edge(figure), dp.group_tradeoff_limit(figure.alpha, epsilon, k, delta))
+    assert np.allclose(_region_edge(figure), dp.group_tradeoff_limit(figure.fpr, epsilon, k, delta))
     assert out["limit_success"] == pytest.approx(dp.group_best_success(epsilon, k, delta))
-    assert np.allclose(figure.curve.get_ydata(), dp.laplace_tradeoff(figure.alpha, epsilon, shift=k))
+    assert np.allclose(figure.curve.get_ydata(), dp.laplace_tradeoff(figure.fpr, epsilon, shift=k))
 
 
 def test_delta_moves_the_region_and_not_the_laplace_curve(figure):
@@ -42,7 +42,7 @@ def test_the_k_epsilon_bound_is_drawn_only_for_a_group_and_lies_outside_the_exac
     out = figure.update(0.5, 3, 0.05)
     eps_k, delta_k = dp.group_privacy(0.5, 3, 0.05)
     assert (out["outer_epsilon"], out["outer_delta"]) == pytest.approx((eps_k, delta_k))
-    assert np.allclose(figure.outer.get_ydata(), dp.dp_tradeoff_limit(figure.alpha, eps_k, delta_k))
+    assert np.allclose(figure.outer.get_ydata(), dp.dp_tradeoff_limit(figure.fpr, eps_k, delta_k))
     assert np.all(figure.outer.get_ydata() <= _region_edge(figure) + 1e-12)
     assert np.any(figure.outer.get_ydata() < _region_edge(figure) - 0.02)  # not attained
 
@@ -93,7 +93,7 @@ def test_the_gaussian_curve_is_g_mu_of_the_same_variance(figure, epsilon, k):
     out = figure.update(epsilon, k, 0.0)
     mu = k * epsilon / np.sqrt(2)
     assert out["gaussian_mu"] == pytest.approx(mu)
-    assert np.allclose(figure.gauss.get_ydata(), dp.gdp_tradeoff(figure.alpha, mu))
+    assert np.allclose(figure.gauss.get_ydata(), dp.gdp_tradeoff(figure.fpr, mu))
     assert out["gaussian_success"] == pytest.approx(dp.gdp_best_success(mu))
     assert out["gaussian_delta"] == pytest.approx(dp.gdp_delta(epsilon, mu))
 
@@ -124,15 +124,15 @@ def test_the_gdp_composition_figure_draws_mu_root_k_and_the_totals(composition, 
     for name in ("basic", "advanced", "optimal", "pairs", "zcdp", "exact"):
         assert out[name] == pytest.approx(getattr(totals, name)), name
     curve = np.asarray(composition.curve.get_ydata())
-    assert np.allclose(curve, dp.gdp_tradeoff(composition.alpha, out["mu_total"]))
+    assert np.allclose(curve, dp.gdp_tradeoff(composition.fpr, out["mu_total"]))
     verts = composition.region.get_paths()[0].vertices
-    assert np.allclose(verts[: composition.alpha.size, 1], curve)
+    assert np.allclose(verts[: composition.fpr.size, 1], curve)
     exact_edge = np.asarray(composition.edge_exact.get_ydata())
     pairs_edge = np.asarray(composition.edge_pairs.get_ydata())
-    assert np.allclose(exact_edge, dp.dp_tradeoff_limit(composition.alpha, out["exact"], 1e-6))
+    assert np.allclose(exact_edge, dp.dp_tradeoff_limit(composition.fpr, out["exact"], 1e-6))
     # every (ε, δ) the releases have is a region the curve stays out of: the edges lie on or below it, the GDP
     # one touching it (within the grid's spacing), chapter 06's best one inside that
-    assert np.allclose(pairs_edge, dp.dp_tradeoff_limit(composition.alpha, out["pairs"], 1e-6))
+    assert np.allclose(pairs_edge, dp.dp_tradeoff_limit(composition.fpr, out["pairs"], 1e-6))
     assert np.all(exact_edge <= curve + 1e-12) and np.all(pairs_edge <= exact_edge + 1e-12)
     assert np.min(curve - exact_edge) < 5e-3
     assert list(composition.dots.get_ydata()) == pytest.approx([out["pairs"], out["zcdp"], out["exact"]])

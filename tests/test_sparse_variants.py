@@ -104,7 +104,7 @@ def test_the_correct_algorithm_with_c_answers_is_not_refuted_where_the_unscaled_
     def scaled(answers, size, g):
         return case.summarise(dp.above_threshold_runs(answers, case.threshold, EPS, "correct", size, g, c=case.c))
 
-    result = dp.privacy_audit(scaled, case.x, case.y, EPS, n=100_000, alpha=1e-3,
+    result = dp.privacy_audit(scaled, case.x, case.y, EPS, n=100_000, false_alarm=1e-3,
                               thresholds=np.arange(-case.x.size, case.x.size + 1), rng=np.random.default_rng(12))
     assert not result.refuted
 

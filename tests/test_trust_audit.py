@@ -180,7 +180,7 @@ OTHER_MECHANISMS = {"report_noisy_max", "above_threshold", "sparse_vector"}
 
 def _run(entry: Entry, which: str, seed: int) -> dp.AuditResult:
     mechanism = entry.mechanism if which == "real" else entry.twin
-    return dp.privacy_audit(mechanism, entry.x, entry.y, entry.claim(), entry.delta, n=entry.n, alpha=ALPHA,
+    return dp.privacy_audit(mechanism, entry.x, entry.y, entry.claim(), entry.delta, n=entry.n, false_alarm=ALPHA,
                             thresholds=entry.thresholds, rng=np.random.default_rng(seed))
 
 

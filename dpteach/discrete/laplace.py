@@ -3,11 +3,11 @@
 The discrete Laplace (two-sided geometric) distribution of Ghosh, Roughgarden &
 Sundararajan (2009) puts mass
 
-.. math:: \\Pr[Z = z] = \\frac{1 - α}{1 + α}\\, α^{|z|}, \\qquad z ∈ ℤ, \\quad α = e^{-1/t},
+.. math:: \\Pr[Z = z] = \\frac{1 - q}{1 + q}\\, q^{|z|}, \\qquad z ∈ ℤ, \\quad q = e^{-1/t},
 
 on the integers; t > 0 is its scale. Added to an integer count with t = Δf/ε it gives
 an ε-differentially private count (the ratio of the masses at z on neighbours is
-α^{|z - f(x)| - |z - f(y)|} ≤ α^{-Δf} = e^{ε}), and the release is an integer.
+q^{|z - f(x)| - |z - f(y)|} ≤ q^{-Δf} = e^{ε}), and the release is an integer.
 
 The sampler follows Canonne, Kamath & Steinke, "The Discrete Gaussian for Differential
 Privacy" (NeurIPS 2020), Algorithms 1 and 2. It uses uniform random integers from the
@@ -162,7 +162,7 @@ def _alpha(scale) -> float:
 def discrete_laplace_pmf(z, scale: float | Fraction) -> np.ndarray | float:
     """Probability mass of the discrete Laplace distribution with scale t at the integers z.
 
-    .. math:: \\Pr[Z = z] = \\frac{1 - α}{1 + α}\\, α^{|z|}, \\qquad α = e^{-1/t}
+    .. math:: \\Pr[Z = z] = \\frac{1 - q}{1 + q}\\, q^{|z|}, \\qquad q = e^{-1/t}
 
     (Ghosh, Roughgarden & Sundararajan 2009; Canonne, Kamath & Steinke 2020, Def. 2.1).
     For the mechanism, t = Δf/ε. Evaluated in floating point (for plots and checks).
@@ -186,7 +186,7 @@ def discrete_laplace_pmf(z, scale: float | Fraction) -> np.ndarray | float:
 
 
 def discrete_laplace_variance(scale: float | Fraction) -> float:
-    """Variance of the discrete Laplace distribution with scale t: 2α/(1 − α)², α = e^{−1/t}.
+    """Variance of the discrete Laplace distribution with scale t: 2q/(1 − q)², q = e^{−1/t}.
 
     It is a little below 2t², the variance of the continuous Lap(t), and close to it for
     large t (both grow like 2t²; the difference tends to 1/6).
@@ -353,7 +353,7 @@ def discrete_laplace_sample(scale: float | Fraction, size: int | tuple[int, ...]
                             rng: np.random.Generator | None = None) -> np.ndarray | int:
     """Exact draws from the discrete Laplace distribution with rational scale t (CKS 2020, Algorithm 2).
 
-    .. math:: \\Pr[Z = z] = \\frac{1 - α}{1 + α}\\, α^{|z|}, \\qquad α = e^{-1/t}
+    .. math:: \\Pr[Z = z] = \\frac{1 - q}{1 + q}\\, q^{|z|}, \\qquad q = e^{-1/t}
 
     Parameters
     ----------

@@ -167,10 +167,10 @@ _NAMED = [
      "Δf understated the loss exceeds ε.", "03_laplace_mechanism", "When Δf is understated"),
     ("the mechanism's own curve for every mechanism's", "A particular mechanism (Laplace on a count) can do better for "
      "the defender than the limit for every ε-DP mechanism; read which the question asks about.", *_TESTING),
-    ("a coin toss", "β = 1 − α is what a test achieves when the release says nothing (ε = 0, μ = 0); these releases "
+    ("a coin toss", "FNR = 1 − FPR is what a test achieves when the release says nothing (ε = 0, μ = 0); these releases "
      "say something.", *_TESTING),
     ("the wrong piece of the trade-off curve", "Laplace's trade-off curve has three pieces, each valid on its own range "
-     "of α: use the one that holds at this α.", *_TESTING),
+     "of FPR: use the one that holds at this FPR.", *_TESTING),
     ("a replacement taken as one step at 2ε", "Replacing a known member's record is two add/remove steps, and both "
      "steps' constraints hold at once: the best guess is not the 2ε limit's.", "11_what_epsilon_promises",
      "Membership, attribute and group"),
@@ -195,12 +195,12 @@ _NAMED = [
      "√(Σμ²).", *_GDP),
     ("σ for μ", "μ = Δ/σ measures how far apart the two worlds are in units of the noise: more noise, smaller μ.",
      *_GDP),
-    ("the wrong normal quantile", "The best test says y on the upper tail: its threshold is the (1 − α)-quantile.",
+    ("the wrong normal quantile", "The best test says y on the upper tail: its threshold is the (1 − FPR)-quantile.",
      *_GDP),
     # -- discrete noise and audits
-    ("the continuous Laplace for the discrete", "The discrete Laplace's variance 2α/(1 − α)² is a little less than the "
+    ("the continuous Laplace for the discrete", "The discrete Laplace's variance 2q/(1 − q)² is a little less than the "
      "continuous one's 2(Δf/ε)².", "09_noise_on_a_computer", "The fix for counts: the discrete Laplace mechanism"),
-    ("a square left out", "The discrete Laplace's variance has (1 − α)² below: the square matters.",
+    ("a square left out", "The discrete Laplace's variance has (1 − q)² below: the square matters.",
      "09_noise_on_a_computer", "The fix for counts: the discrete Laplace mechanism"),
     ("δ left out of (ε, δ)", "(ε, δ)-DP allows Pr[M(x) ∈ S] ≤ e^ε·Pr[M(y) ∈ S] + δ: subtract δ before taking the "
      "ratio.", *_AUDITOR),

@@ -28,44 +28,44 @@ def _percentages(expected: float, mistakes: list[Mistake], figures: int = 3) -> 
     return mistakes + typed
 
 
-#: ε = 0.5, …, 3, α = 0.05, …, 0.9 (the chapter's ε = 1 and α = 0.3 left out): 63 combinations, every branch of
-#: the curve (α ≤ e^(−ε)/2, between, α ≥ ½), none with the worked answer to 2 figures.
+#: ε = 0.5, …, 3, FPR = 0.05, …, 0.9 (the chapter's ε = 1 and FPR = 0.3 left out): 63 combinations, every branch of
+#: the curve (FPR ≤ e^(−ε)/2, between, FPR ≥ ½), none with the worked answer to 2 figures.
 _BETA_EPSILONS = (0.5, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0)
-_BETA_ALPHAS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.4, 0.6, 0.75, 0.9)
+_BETA_FPRS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.4, 0.6, 0.75, 0.9)
 
 
 @exercise(prompt="A count is released with the Laplace mechanism, noise Lap(1/ε) with ε = {epsilon:g}. An attacker "
                  "tests \"the data is x\" against the neighbour \"the data is y\", whose count is one higher, and "
-                 "accepts a type-I error α = {alpha:g} (saying y when it is x). What is the smallest type-II error β "
-                 "any test can reach against this mechanism? Give 3 significant figures.",
-          homework={"epsilon": _BETA_EPSILONS, "alpha": _BETA_ALPHAS}, figures=3)
-def check_laplace_best_beta(answer, epsilon: float = 1.0, alpha: float = 0.3) -> Feedback:
-    """Ch. 11, exercise 2: the Laplace mechanism's exact trade-off curve at one α."""
-    expected = laplace_tradeoff(alpha, epsilon)
+                 "accepts a false positive rate FPR = {fpr:g} (saying y when it is x). What is the smallest false "
+                 "negative rate FNR any test can reach against this mechanism? Give 3 significant figures.",
+          homework={"epsilon": _BETA_EPSILONS, "fpr": _BETA_FPRS}, figures=3)
+def check_laplace_best_beta(answer, epsilon: float = 1.0, fpr: float = 0.3) -> Feedback:
+    """Ch. 11, exercise 2: the Laplace mechanism's exact trade-off curve at one FPR."""
+    expected = laplace_tradeoff(fpr, epsilon)
     mistakes = [
-        Mistake(dp_tradeoff_limit(alpha, epsilon),
-                "that is the limit for EVERY ε-DP mechanism (the region α + e^ε·β ≥ 1, e^ε·α + β ≥ 1). The Laplace "
+        Mistake(dp_tradeoff_limit(fpr, epsilon),
+                "that is the limit for EVERY ε-DP mechanism (the region FPR + e^ε·FNR ≥ 1, e^ε·FPR + FNR ≥ 1). The Laplace "
                 "mechanism's own curve lies strictly above it between its two straight ends: find the best "
-                "threshold test for this α.", name="the mechanism's own curve for every mechanism's"),
-        Mistake(1 - math.exp(epsilon) * alpha,
-                "that is the straight end β = 1 − e^ε·α, which holds only for α ≤ e^(−ε)/2, where the threshold is "
-                "above the larger count. At this α the threshold lies elsewhere.",
+                "threshold test for this FPR.", name="the mechanism's own curve for every mechanism's"),
+        Mistake(1 - math.exp(epsilon) * fpr,
+                "that is the straight end FNR = 1 − e^ε·FPR, which holds only for FPR ≤ e^(−ε)/2, where the threshold is "
+                "above the larger count. At this FPR the threshold lies elsewhere.",
                 name="the wrong piece of the trade-off curve"),
-        Mistake(1 - alpha, "that is a coin toss (β = 1 − α): what a test can do against ε = 0. The release does "
+        Mistake(1 - fpr, "that is a coin toss (FNR = 1 − FPR): what a test can do against ε = 0. The release does "
                            "tell the attacker something.", name="a coin toss"),
-        Mistake(math.exp(epsilon) / (4 * alpha), "the middle of the curve is e^(−ε)/(4α): the exponent's sign is "
+        Mistake(math.exp(epsilon) / (4 * fpr), "the middle of the curve is e^(−ε)/(4·FPR): the exponent's sign is "
                                                  "flipped.", name="the wrong piece of the trade-off curve"),
     ]
-    if alpha <= math.exp(-epsilon) / 2:
-        branch = "α ≤ e^(−ε)/2, so the threshold lies above the larger count and β = 1 − e^ε·α"
-    elif alpha <= 0.5:
-        branch = "e^(−ε)/2 ≤ α ≤ ½, so the threshold lies between the two counts and β = e^(−ε)/(4α)"
+    if fpr <= math.exp(-epsilon) / 2:
+        branch = "FPR ≤ e^(−ε)/2, so the threshold lies above the larger count and FNR = 1 − e^ε·FPR"
+    elif fpr <= 0.5:
+        branch = "e^(−ε)/2 ≤ FPR ≤ ½, so the threshold lies between the two counts and FNR = e^(−ε)/(4·FPR)"
     else:
-        branch = "α ≥ ½, so the threshold lies below the smaller count and β = e^(−ε)(1 − α)"
+        branch = "FPR ≥ ½, so the threshold lies below the smaller count and FNR = e^(−ε)(1 − FPR)"
     return compare(answer, expected,
-                   f"the best test says y when the output is at least t with Pr[Lap(1/ε) ≥ t] = α; here "
-                   f"{branch} = {expected:.3g} (the ε-DP limit is {dp_tradeoff_limit(alpha, epsilon):.3g}).",
-                   "Find the threshold t with Pr[Lap(1/ε) ≥ t] = α, then β = Pr[1 + Lap(1/ε) < t].",
+                   f"the best test says y when the output is at least t with Pr[Lap(1/ε) ≥ t] = FPR; here "
+                   f"{branch} = {expected:.3g} (the ε-DP limit is {dp_tradeoff_limit(fpr, epsilon):.3g}).",
+                   "Find the threshold t with Pr[Lap(1/ε) ≥ t] = FPR, then FNR = Pr[1 + Lap(1/ε) < t].",
                    figures=3, mistakes=_percentages(expected, mistakes))
 
 
@@ -122,56 +122,56 @@ def check_attribute_success(answer, epsilon: float = 0.8) -> Feedback:
                    figures=3, mistakes=_percentages(expected, mistakes))
 
 
-#: k, σ and α of the homework (the chapter's k = 40, σ = 8, α = 0.05 left out): 90 combinations, 89 answers that
+#: k, σ and FPR of the homework (the chapter's k = 40, σ = 8, FPR = 0.05 left out): 90 combinations, 89 answers that
 #: differ at 3 figures, none the worked answer to 2 figures.
 _GDP_KS = (10, 20, 30, 50, 60, 100)
 _GDP_SIGMAS = (4.0, 5.0, 10.0, 12.0, 20.0)
-_GDP_ALPHAS = (0.01, 0.1, 0.2)
+_GDP_FPRS = (0.01, 0.1, 0.2)
 
 
 @exercise(prompt="A count is released k = {k} times, each time with its own Gaussian noise N(0, σ²), σ = {sigma:g}; "
                  "one person changes the count by at most 1. An attacker sees all {k} releases, tests \"the data is "
-                 "x\" against the neighbour \"the data is y\" and accepts a type-I error α = {alpha:g}. By Gaussian "
-                 "differential privacy, what is the smallest type-II error β that any test can reach? Give 3 "
-                 "significant figures.",
-          homework={"k": _GDP_KS, "sigma": _GDP_SIGMAS, "alpha": _GDP_ALPHAS}, figures=3)
-def check_gdp_composed_beta(answer, k: int = 40, sigma: float = 8.0, alpha: float = 0.05) -> Feedback:
-    """Ch. 11, exercise 6: k Gaussian releases compose to μ√k-GDP (μ = Δ/σ), and the smallest β is G_{μ√k}(α).
+                 "x\" against the neighbour \"the data is y\" and accepts a false positive rate FPR = {fpr:g}. By "
+                 "Gaussian differential privacy, what is the smallest false negative rate FNR that any test can "
+                 "reach? Give 3 significant figures.",
+          homework={"k": _GDP_KS, "sigma": _GDP_SIGMAS, "fpr": _GDP_FPRS}, figures=3)
+def check_gdp_composed_beta(answer, k: int = 40, sigma: float = 8.0, fpr: float = 0.05) -> Feedback:
+    """Ch. 11, exercise 6: k Gaussian releases compose to μ√k-GDP (μ = Δ/σ), and the smallest FNR is G_{μ√k}(FPR).
 
     Dong, Roth & Su (2019): N(0, σ²) on a sensitivity-1 count is exactly (1/σ)-GDP, GDP composes
-    as √(Σμᵢ²), and the trade-off curve of μ-GDP is G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
+    as √(Σμᵢ²), and the trade-off curve of μ-GDP is G_μ(FPR) = Φ(Φ⁻¹(1 − FPR) − μ).
     """
     mu = gdp_compose([gaussian_gdp_mu(sigma)] * k)
-    expected = gdp_tradeoff(alpha, mu)
+    expected = gdp_tradeoff(fpr, mu)
     candidates = [
-        Mistake(gdp_tradeoff(alpha, k / sigma),
+        Mistake(gdp_tradeoff(fpr, k / sigma),
                 "that adds the k releases' μ's. Each release moves the attacker's evidence by an independent "
                 "Gaussian amount; independent shifts combine like the sides of a right-angled triangle, not end "
                 "to end.", name="μ's added, not in quadrature"),
-        Mistake(gdp_tradeoff(alpha, 1 / sigma),
+        Mistake(gdp_tradeoff(fpr, 1 / sigma),
                 "that is the curve of ONE release. The attacker sees all of them, and each tells a little more.",
                 name="one release for all of them"),
-        Mistake(gdp_tradeoff(alpha, sigma * math.sqrt(k)),
+        Mistake(gdp_tradeoff(fpr, sigma * math.sqrt(k)),
                 "μ measures how far apart the two worlds are in units of the noise: the sensitivity divided by σ, "
                 "not σ itself. More noise must mean a smaller μ.", name="σ for μ"),
-        Mistake(gdp_tradeoff(alpha, math.sqrt(k) / sigma ** 2),
+        Mistake(gdp_tradeoff(fpr, math.sqrt(k) / sigma ** 2),
                 "σ² is the variance; μ uses the standard deviation σ.", name="the wrong measure of spread"),
-        Mistake(gdp_tradeoff(alpha, k / sigma ** 2),
+        Mistake(gdp_tradeoff(fpr, k / sigma ** 2),
                 "that uses the sum of the squared μ's as μ: take its square root.",
                 name="μ's added, not in quadrature"),
-        Mistake(gdp_tradeoff(1 - alpha, mu),
-                "the threshold is the (1 − α)-quantile of the standard normal (the test says y on its upper "
-                "tail), not the α-quantile.", name="the wrong normal quantile"),
-        Mistake(1 - expected, "that is the test's power 1 − β (the chance it says y when it is y); the question "
-                              "asks for β, the chance it misses.", name="the complementary event"),
-        Mistake(1 - alpha, "that is a coin toss (β = 1 − α): the releases do tell the attacker something.",
+        Mistake(gdp_tradeoff(1 - fpr, mu),
+                "the threshold is the (1 − FPR)-quantile of the standard normal (the test says y on its upper "
+                "tail), not the FPR-quantile.", name="the wrong normal quantile"),
+        Mistake(1 - expected, "that is the test's power 1 − FNR (the chance it says y when it is y); the question "
+                              "asks for FNR, the chance it misses.", name="the complementary event"),
+        Mistake(1 - fpr, "that is a coin toss (FNR = 1 − FPR): the releases do tell the attacker something.",
                 name="a coin toss"),
     ]
     mistakes = [m for m in candidates if abs(m.value - expected) > tolerance(expected, 2)]
     return compare(answer, expected,
                    f"one release is μ-GDP with μ = Δ/σ = 1/{sigma:g}, and {k} of them are μ√k = {mu:.3g}-GDP; the "
-                   f"best test says y when the releases' mean is above its (1 − α)-quantile under x, and β = "
-                   f"Φ(Φ⁻¹(1 − α) − μ√k) = {expected:.3g}.",
+                   f"best test says y when the releases' mean is above its (1 − FPR)-quantile under x, and FNR = "
+                   f"Φ(Φ⁻¹(1 − FPR) − μ√k) = {expected:.3g}.",
                    "Find μ for one release, compose the k releases in Gaussian DP, then read the trade-off curve G_μ "
-                   "at α.",
+                   "at FPR.",
                    figures=3, mistakes=_percentages(expected, mistakes))

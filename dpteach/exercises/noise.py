@@ -10,7 +10,7 @@ from ._base import Feedback, Mistake, compare, exercise
 __all__ = ["check_discrete_laplace_variance", "check_audit_epsilon"]
 
 
-#: Exercise 1's homework ε: 0.45, 0.55, …, 3 but 0.5 (the chapter's), 1 (where α = e^(−ε/Δf) = e^(−Δf/ε)) and 1.3
+#: Exercise 1's homework ε: 0.45, 0.55, …, 3 but 0.5 (the chapter's), 1 (where q = e^(−ε/Δf) = e^(−Δf/ε)) and 1.3
 #: (where the variance is near 1, its own square root). Below 0.45 the discrete and the continuous variances agree
 #: to two figures.
 _DISCRETE_EPSILONS = tuple(round(0.05 * i, 2) for i in range(9, 61) if i not in (10, 20, 26))
@@ -23,25 +23,25 @@ def check_discrete_laplace_variance(answer, epsilon: float = 0.5) -> Feedback:
     """Ch. 09, exercise 1: the variance of the discrete Laplace noise on a count (Δf = 1) at ε = 0.5."""
     scale = discrete_laplace_scale(1, epsilon)
     expected = discrete_laplace_variance(scale)
-    alpha = math.exp(-1 / float(scale))
-    wrong_alpha = math.exp(-1 / epsilon)                      # α = e^(−Δf/ε) instead of e^(−ε/Δf)
+    q = math.exp(-1 / float(scale))
+    wrong_q = math.exp(-1 / epsilon)                          # q = e^(−Δf/ε) instead of e^(−ε/Δf)
     mistakes = [
         Mistake(2 * float(scale) ** 2, "that is the continuous Laplace's variance 2(Δf/ε)². The discrete "
                                        "Laplace's variance is a little less.",
                 name="the continuous Laplace for the discrete"),
         Mistake(math.sqrt(expected), "that is the standard deviation. The question asks for the variance.",
                 name="the wrong measure of spread"),
-        Mistake(alpha / (1 - alpha) ** 2, "the factor 2 is missing: the noise is two-sided.",
+        Mistake(q / (1 - q) ** 2, "the factor 2 is missing: the noise is two-sided.",
                 name="the two sides miscounted"),
-        Mistake(2 * wrong_alpha / (1 - wrong_alpha) ** 2, "that uses α = e^(−Δf/ε). The ratio is α = e^(−ε/Δf).",
+        Mistake(2 * wrong_q / (1 - wrong_q) ** 2, "that uses q = e^(−Δf/ε). The ratio is q = e^(−ε/Δf).",
                 name="Δf/ε upside down"),
-        Mistake(2 * alpha / (1 - alpha), "the square is missing: (1 − α) is squared in the "
-                                                   "denominator.", name="a square left out"),
+        Mistake(2 * q / (1 - q), "the square is missing: (1 − q) is squared in the "
+                                           "denominator.", name="a square left out"),
     ]
     return compare(answer, expected,
-                   f"α = e^(−ε/Δf) = {alpha:.4f}, so 2α/(1 − α)² = {expected:.4f}: a little below the continuous "
+                   f"q = e^(−ε/Δf) = {q:.4f}, so 2q/(1 − q)² = {expected:.4f}: a little below the continuous "
                    f"Laplace's 2(Δf/ε)² = {2 * float(scale) ** 2:g}.",
-                   "The discrete Laplace is a two-sided geometric with ratio α = e^(−ε/Δf): sum k²·Pr[Y = k] over "
+                   "The discrete Laplace is a two-sided geometric with ratio q = e^(−ε/Δf): sum k²·Pr[Y = k] over "
                    "the integers, or use the chapter's formula for its variance.", figures=3, mistakes=mistakes)
 
 

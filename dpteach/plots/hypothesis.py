@@ -30,17 +30,18 @@ _ROC_POINTS = 120
 
 
 def _roc(attack, epsilon):
-    """The attack's (α, β) at ``_ROC_POINTS`` thresholds: quantiles of the pooled scores, plus both ends."""
+    """The attack's (FPR, FNR) at ``_ROC_POINTS`` thresholds: quantiles of the pooled scores, plus both ends."""
     out, inn = attack.scores(epsilon)
     thresholds = np.r_[-np.inf, np.quantile(np.r_[out, inn], np.linspace(0, 1, _ROC_POINTS)), np.inf]
     return attack.rates(epsilon, thresholds)
 
 
 class TradeoffFigure(_Updatable):
-    """Type-I error α against type-II error β of every test of "x" against "y", for neighbours or a group of k.
+    """False positive rate FPR (type-I error) against false negative rate FNR (type-II error) of every test of "x"
+    against "y", for neighbours or a group of k.
 
     Shaded: the region no test of any (ε, δ)-DP mechanism can enter, for x and y k add/remove
-    steps apart (a group of k people): for k = 1, α + e^ε·β < 1 − δ or e^ε·α + β < 1 − δ
+    steps apart (a group of k people): for k = 1, FPR + e^ε·FNR < 1 − δ or e^ε·FPR + FNR < 1 − δ
     (Kairouz, Oh & Viswanath 2015); for k ≥ 2 the exact group region, the k-fold composition of
     the one-step trade-off (Dong, Roth & Su 2019; :func:`~dpteach.group_tradeoff_limit`), and
     dashed the region of (kε, δ_k) (:func:`~dpteach.group_privacy`), which bounds the odds but
@@ -50,9 +51,9 @@ class TradeoffFigure(_Updatable):
     (:func:`~dpteach.gdp_tradeoff`, Dong, Roth & Su 2019): ε-DP for no ε (its curve enters the shaded
     region near both axes at δ = 0), (ε, δ)-DP from δ = :func:`~dpteach.gdp_delta` (ε, μ) on. Dots with
     boxes: seven threshold tests measured on ``n`` samples per database, with Clopper–Pearson
-    boxes that hold every true (α, β) at once with probability ``confidence`` (the chapter 09
+    boxes that hold every true (FPR, FNR) at once with probability ``confidence`` (the chapter 09
     auditor's bounds). For one person (k = 1), the tracing attack on ``attributes`` released
-    counts of ``others`` people (:func:`~dpteach.tracing_attack`), its measured (α, β) on exact
+    counts of ``others`` people (:func:`~dpteach.tracing_attack`), its measured (FPR, FNR) on exact
     counts and on counts with Lap(d/ε) noise. Axes fixed at [0, 1]².
 
     The measurements and the Gaussian curves at every (ε, k) of the sliders are made once, when the figure is
@@ -73,25 +74,25 @@ class TradeoffFigure(_Updatable):
         self.attack = tracing_attack(others, attributes, trials, rng=gen)
         self.attack_exact = _roc(self.attack, None)
         self.attack_noisy = {e: _roc(self.attack, e) for e in self.epsilons}
-        self.alpha = np.linspace(0.0, 1.0, 301)
+        self.fpr = np.linspace(0.0, 1.0, 301)
         # Gaussian noise of the variance of Lap(1/ε) (σ = √2/ε) on a count that moves by k: μ = kε/√2
         self.gaussian_mu = {(e, k): gaussian_gdp_mu(math.sqrt(2) / e, sensitivity=k)
                             for e in self.epsilons for k in self.ks}
-        self.gaussian = {key: gdp_tradeoff(self.alpha, mu) for key, mu in self.gaussian_mu.items()}
+        self.gaussian = {key: gdp_tradeoff(self.fpr, mu) for key, mu in self.gaussian_mu.items()}
         self.fig, self.ax = new_figure(height=5.6)
         with styled():
             ax = self.ax
             ax.plot([0, 1], [1, 0], color="grey", lw=1.2, ls=":", label="coin toss (ε = 0)")
             # a light fill edged in full colour: the edge reads at 3:1 on white, the fill does not
-            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha,
+            self.region = ax.fill_between(self.fpr, 0 * self.fpr, 0 * self.fpr,
                                           facecolor=to_rgba(PALETTE["vermillion"], 0.25),
                                           edgecolor=PALETTE["vermillion"], lw=1.0,
                                           label="impossible under (ε, δ)-DP (a group of k: exact)")
-            (self.outer,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["vermillion"], ls="--", lw=1.5,
+            (self.outer,) = ax.plot(self.fpr, 0 * self.fpr, color=PALETTE["vermillion"], ls="--", lw=1.5,
                                     label="the odds bound kε for a group: not attained")
-            (self.curve,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"],
+            (self.curve,) = ax.plot(self.fpr, 0 * self.fpr, color=PALETTE["blue"],
                                     label="Laplace on a count, exact")
-            (self.gauss,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["orange"], ls="-.", lw=1.8,
+            (self.gauss,) = ax.plot(self.fpr, 0 * self.fpr, color=PALETTE["orange"], ls="-.", lw=1.8,
                                     label=r"Gaussian, same variance: $G_\mu$")
             # light boxes with full black edges: the edges read at 3:1 on white, the fill does not
             self.boxes = PolyCollection([], facecolor=to_rgba(PALETTE["sky"], 0.5), edgecolor=PALETTE["black"], lw=0.8)
@@ -107,8 +108,8 @@ class TradeoffFigure(_Updatable):
                                 bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "none"})
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1)
-            ax.set_xlabel("α: type-I error (say y when it is x)")
-            ax.set_ylabel("β: type-II error")
+            ax.set_xlabel("FPR: type-I error (say y when it is x)")
+            ax.set_ylabel("FNR: type-II error")
             ax.set_title(" ")
             # below the axes: seven entries would cover the data inside them
             self.fig.legend(loc="outside lower center", ncols=2, fontsize="x-small")
@@ -122,21 +123,21 @@ class TradeoffFigure(_Updatable):
             raise ValueError(f"epsilon must be one of {list(self.epsilons)}, k one of {list(self.ks)} and delta one "
                              f"of {list(self.deltas)}, got epsilon = {epsilon!r}, k = {k!r}, delta = {delta!r}")
         eps, group, d = float(epsilon), int(k), float(delta)
-        limit = group_tradeoff_limit(self.alpha, eps, group, d)
-        verts = np.concatenate([np.column_stack([self.alpha, limit]), [[1.0, 0.0], [0.0, 0.0]]])
+        limit = group_tradeoff_limit(self.fpr, eps, group, d)
+        verts = np.concatenate([np.column_stack([self.fpr, limit]), [[1.0, 0.0], [0.0, 0.0]]])
         self.region.set_verts([verts])
         outer_eps, outer_delta = group_privacy(eps, group, d)
-        hidden = np.full_like(self.alpha, -1.0)
-        self.outer.set_data(self.alpha, dp_tradeoff_limit(self.alpha, outer_eps, min(outer_delta, 1.0))
+        hidden = np.full_like(self.fpr, -1.0)
+        self.outer.set_data(self.fpr, dp_tradeoff_limit(self.fpr, outer_eps, min(outer_delta, 1.0))
                             if group > 1 else hidden)
-        self.curve.set_ydata(laplace_tradeoff(self.alpha, eps, shift=group))
+        self.curve.set_ydata(laplace_tradeoff(self.fpr, eps, shift=group))
         mu = self.gaussian_mu[(epsilon, k)]
         self.gauss.set_ydata(self.gaussian[(epsilon, k)])
         gaussian, gaussian_delta = gdp_best_success(mu), float(gdp_delta(eps, mu))
         m = self.measured[(epsilon, k)]
         self.boxes.set_verts([[(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
-                              for (a0, a1), (b0, b1) in zip(m.alpha_box, m.beta_box)])
-        self.dots.set_data(m.alpha, m.beta)
+                              for (a0, a1), (b0, b1) in zip(m.fpr_box, m.fnr_box)])
+        self.dots.set_data(m.fpr, m.fnr)
         if group == 1:
             self.traced.set_data(*self.attack_exact)
             self.traced_noisy.set_data(*self.attack_noisy[epsilon])
@@ -152,9 +153,9 @@ class TradeoffFigure(_Updatable):
         who = "one person" if group == 1 else f"a group of {group}"
         slack = f", δ = {d:g}" if d else ""
         self.ax.title.set_text(f"ε = {eps:g}{slack}, {who}: every test stays out of the shaded region")
-        allowed = group_tradeoff_limit(m.alpha_box[:, 1], eps, group, d)
-        inside = bool(np.all(m.beta_box[:, 1] >= allowed - 1e-12))
-        result = {"epsilon": eps, "k": group, "delta": d, "alpha": m.alpha, "beta": m.beta, "boxes_allowed": inside,
+        allowed = group_tradeoff_limit(m.fpr_box[:, 1], eps, group, d)
+        inside = bool(np.all(m.fnr_box[:, 1] >= allowed - 1e-12))
+        result = {"epsilon": eps, "k": group, "delta": d, "fpr": m.fpr, "fnr": m.fnr, "boxes_allowed": inside,
                   "laplace_success": float(laplace), "limit_success": bound,
                   "outer_epsilon": outer_eps, "outer_delta": outer_delta,
                   "gaussian_mu": mu, "gaussian_success": gaussian, "gaussian_delta": gaussian_delta}
@@ -164,14 +165,14 @@ class TradeoffFigure(_Updatable):
 
     def alt_text(self) -> str:
         """The trade-off plane, and at the slider's ε, k, δ: the best guesses against the limit, the tests' verdict."""
-        what = ("Trade-off plot on the unit square: type-II error β against type-I error α of tests of x against y; "
+        what = ("Trade-off plot on the unit square: false negative rate FNR against false positive rate FPR of tests of x against y; "
                 "shaded, the region no test of an (ε, δ)-DP mechanism can enter; curves, the Laplace mechanism's exact "
                 "trade-off and Gaussian noise of the same variance; dots with boxes, threshold tests measured on samples")
         r = self._drawn
         if r is None:
             return what + "."
         slack = f", δ = {r['delta']:g}" if r["delta"] else ""
-        tests = (f"all {len(r['alpha'])} measured tests stay out of the shaded region" if r["boxes_allowed"]
+        tests = (f"all {len(r['fpr'])} measured tests stay out of the shaded region" if r["boxes_allowed"]
                  else f"a measured test's {self.confidence:.0%} box reaches into the shaded region")
         tail = (f"; the Gaussian is (ε, δ)-DP from δ = {r['gaussian_delta']:.3f}; the tracing attack's curves, on exact "
                 "and on noisy counts, are drawn too" if r["k"] == 1 else "; the tracing attack traces one person, k = 1")
@@ -179,25 +180,25 @@ class TradeoffFigure(_Updatable):
                 f"{r['laplace_success']:.1%}, Gaussian {r['gaussian_success']:.1%}, limit {r['limit_success']:.1%}{tail}.")
 
     def data_table(self) -> dict | None:
-        """β at α = 0, 0.05, …, 1: the least the region allows, Laplace's and the Gaussian's."""
+        """FNR at FPR = 0, 0.05, …, 1: the least the region allows, Laplace's and the Gaussian's."""
         r = self._drawn
         if r is None:
             return None
-        rows = [[f"{self.alpha[i]:.2f}", f"{r['limit'][i]:.3f}", f"{r['laplace_curve'][i]:.3f}",
-                 f"{r['gaussian_curve'][i]:.3f}"] for i in range(0, self.alpha.size, 15)]
+        rows = [[f"{self.fpr[i]:.2f}", f"{r['limit'][i]:.3f}", f"{r['laplace_curve'][i]:.3f}",
+                 f"{r['gaussian_curve'][i]:.3f}"] for i in range(0, self.fpr.size, 15)]
         slack = f", δ = {r['delta']:g}" if r["delta"] else ""
-        return {"caption": f"Type-II error β at ε = {r['epsilon']:g}{slack}, {r['who']}",
-                "columns": ["α", "least β allowed", "Laplace β", "Gaussian β"], "rows": rows}
+        return {"caption": f"False negative rate FNR at ε = {r['epsilon']:g}{slack}, {r['who']}",
+                "columns": ["FPR", "least FNR allowed", "Laplace FNR", "Gaussian FNR"], "rows": rows}
 
     def explore_points(self) -> list[dict]:
-        """The Laplace mechanism's trade-off curve and the edge of the region, 51 points each (α every 0.02)."""
+        """The Laplace mechanism's trade-off curve and the edge of the region, 51 points each (FPR every 0.02)."""
         r = self._drawn
         if r is None:
             return []
-        alpha = [round(a, 6) for a in self.alpha[::6].tolist()]
-        return [{"name": name, "x": "α, type-I error", "y": "β, type-II error",
-                 "points": [[a, float(b)] for a, b in zip(alpha, r[key][::6])]}
-                for name, key in (("Laplace on a count, exact", "laplace_curve"), ("least β allowed", "limit"))]
+        fpr = [round(a, 6) for a in self.fpr[::6].tolist()]
+        return [{"name": name, "x": "FPR, type-I error", "y": "FNR, type-II error",
+                 "points": [[a, float(b)] for a, b in zip(fpr, r[key][::6])]}
+                for name, key in (("Laplace on a count, exact", "laplace_curve"), ("least FNR allowed", "limit"))]
 
 
 #: The releases the composition slider offers.
@@ -229,29 +230,29 @@ class GaussianCompositionFigure(_Updatable):
         k = np.array(self.ks, dtype=float)
         series = {name: np.array([getattr(self.totals[n], name) for n in self.ks])
                   for name in ("basic", "advanced", "optimal", "zcdp", "exact")}
-        self.alpha = np.linspace(0.0, 1.0, 301)
-        self.curves = {n: gdp_tradeoff(self.alpha, self.totals[n].mu_total) for n in self.ks}
-        self.edges = {n: (dp_tradeoff_limit(self.alpha, self.totals[n].exact, self.delta),
-                          dp_tradeoff_limit(self.alpha, self.totals[n].pairs, self.delta)) for n in self.ks}
+        self.fpr = np.linspace(0.0, 1.0, 301)
+        self.curves = {n: gdp_tradeoff(self.fpr, self.totals[n].mu_total) for n in self.ks}
+        self.edges = {n: (dp_tradeoff_limit(self.fpr, self.totals[n].exact, self.delta),
+                          dp_tradeoff_limit(self.fpr, self.totals[n].pairs, self.delta)) for n in self.ks}
         mu = self.totals[self.ks[0]].mu
         self.fig, (self.ax, self.ax_eps) = new_figure(ncols=2, height=5.2)
         with styled():
             ax = self.ax
             ax.plot([0, 1], [1, 0], color="grey", lw=1.2, ls=":", label="coin toss")
-            self.region = ax.fill_between(self.alpha, 0 * self.alpha, 0 * self.alpha,
+            self.region = ax.fill_between(self.fpr, 0 * self.fpr, 0 * self.fpr,
                                           facecolor=to_rgba(PALETTE["vermillion"], 0.25),
                                           edgecolor=PALETTE["vermillion"], lw=1.0,
                                           label="no test reaches it (below the k releases' curve)")
-            ax.plot(self.alpha, gdp_tradeoff(self.alpha, mu), color=PALETTE["sky"], lw=1.5, ls="-.",
+            ax.plot(self.fpr, gdp_tradeoff(self.fpr, mu), color=PALETTE["sky"], lw=1.5, ls="-.",
                     label=rf"one release: $G_\mu$, $\mu = 1/\sigma$ = {mu:.3g}")
-            (self.curve,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"], lw=2.2,
+            (self.curve,) = ax.plot(self.fpr, 0 * self.fpr, color=PALETTE["blue"], lw=2.2,
                                     label=r"k releases: $G_{\mu\sqrt{k}}$, exact")
-            (self.edge_exact,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["blue"], lw=1.2, ls="--")
-            (self.edge_pairs,) = ax.plot(self.alpha, 0 * self.alpha, color=PALETTE["purple"], lw=1.4, ls="--")
+            (self.edge_exact,) = ax.plot(self.fpr, 0 * self.fpr, color=PALETTE["blue"], lw=1.2, ls="--")
+            (self.edge_pairs,) = ax.plot(self.fpr, 0 * self.fpr, color=PALETTE["purple"], lw=1.4, ls="--")
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1)
-            ax.set_xlabel("α: type-I error")
-            ax.set_ylabel("β: type-II error")
+            ax.set_xlabel("FPR: type-I error")
+            ax.set_ylabel("FNR: type-II error")
             ax.set_title(" \n ")
             right = self.ax_eps
             right.loglog(k, series["basic"], "o-", color=PALETTE["black"], ms=4, label=r"basic: $k\varepsilon_0$")
@@ -281,7 +282,7 @@ class GaussianCompositionFigure(_Updatable):
         t = self.totals[k]
         self.k = k
         curve = self.curves[k]
-        self.region.set_verts([np.concatenate([np.column_stack([self.alpha, curve]), [[1.0, 0.0], [0.0, 0.0]]])])
+        self.region.set_verts([np.concatenate([np.column_stack([self.fpr, curve]), [[1.0, 0.0], [0.0, 0.0]]])])
         self.curve.set_ydata(curve)
         exact_edge, pairs_edge = self.edges[k]
         self.edge_exact.set_ydata(exact_edge)
@@ -297,7 +298,7 @@ class GaussianCompositionFigure(_Updatable):
 
     def alt_text(self) -> str:
         """Both panels, and at the slider's k: μ√k and the total ε by GDP, zCDP and chapter 06's best accounting."""
-        what = (f"Two panels: left, a trade-off plot of type-II error β against type-I error α for k releases of a count "
+        what = (f"Two panels: left, a trade-off plot of false negative rate FNR against false positive rate FPR for k releases of a count "
                 f"with Gaussian noise of σ = {self.std:.3g}, exactly μ√k-GDP (below their curve, shaded, the region no "
                 "test reaches; one release's curve; dashed, the edges of the (ε, δ) regions two totals promise); right, "
                 f"a line chart (log–log) of the total ε at δ = {power_text(self.delta)} against k from {self.ks[0]:,} to "

@@ -38,8 +38,8 @@ class VariantAuditFigure(_Updatable):
             ax.invert_yaxis()
             ax.set_xlim(0, 1.35 * max(bounds.max(), claimed))
             ax.set_xlabel("ε proved violated (a lower bound on the true ε)")
-            alpha = max(r.alpha for r in results.values())
-            ax.set_title(f"The auditor's verdicts (each false-alarm rate ≤ {alpha:g})")
+            p_fa = max(r.false_alarm for r in results.values())
+            ax.set_title(f"The auditor's verdicts (each false-alarm rate p_FA ≤ {p_fa:g})")
             ax.legend(loc="lower right", fontsize="small")
         self.bounds = dict(zip(names, bounds.tolist()))
         self.claimed, self.refuted = claimed, {n: bool(results[n].refuted) for n in names}

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from ..book import Chapter
-from . import mistakes_page
+from . import mistakes_page, notation_page
 from .assets import book_assets
 from .editions import MARKER
 from .execute import execute
@@ -217,8 +217,10 @@ def short_title(chapter: Chapter) -> str:
 
 def _index(items: list[Chapter], instructor: bool, launch: bool = False, mistakes: bool = False) -> str:
     toc = "\n".join([f"{short_title(c)} <{c.path.stem}>" for c in items]
+                    + [f"{notation_page.TITLE} <{notation_page.STEM}>"]
                     + ([f"{mistakes_page.TITLE} <{mistakes_page.STEM}>"] if mistakes else []))
     rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}" for c in items)
+    rows += f"\n\nThe [{notation_page.TITLE.lower()}]({notation_page.STEM}.md): each symbol's one meaning, and where it holds."
     if mistakes:
         rows += (f"\n\nAnd [{mistakes_page.TITLE.lower()}]({mistakes_page.STEM}.md): the wrong steps the exercises' "
                  "checkers name, each with the section that teaches the right one.")
@@ -261,7 +263,8 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     The self-study book (``course=False``) ends with the "Common mistakes" page (:mod:`.mistakes_page`), and,
     built with a ``repo`` on GitHub or GitLab, has a "Report an error" link on every page that opens a new issue
     titled with the page's name. The course edition's book (``course=True``) has neither: a graded course's
-    book should not invite answers in public. Returns the index and the chapter pages."""
+    book should not invite answers in public. Every edition has the "Notation" page (:mod:`.notation_page`).
+    Returns the index, the chapter pages and the added pages."""
     import nbformat
 
     items = [c for c in project.chapters() if chapters is None or c.path.stem in chapters]
@@ -290,6 +293,7 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     if not course:
         present = {c.path.stem: titles[c.path.stem] for c in items}
         (src / f"{mistakes_page.STEM}.md").write_text(mistakes_page.page(present), encoding="utf-8")
+    (src / f"{notation_page.STEM}.md").write_text(notation_page.page(), encoding="utf-8")
     (src / "index.md").write_text(_index(items, instructor, launch=bool(repo), mistakes=not course), encoding="utf-8")
     overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
                  "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch, "dpteach_report": int(not course)}
@@ -304,5 +308,5 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=project.root)
     if done.returncode != 0 or done.stderr.strip():
         raise RuntimeError(f"the Sphinx build of the book failed or warned:\n{done.stderr[-4000:]}")
-    return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items),
+    return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items), out / f"{notation_page.STEM}.html",
             *([] if course else [out / f"{mistakes_page.STEM}.html"])]
