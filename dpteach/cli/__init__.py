@@ -45,7 +45,7 @@ def build_parser(width: int | None = None) -> argparse.ArgumentParser:
         return "\n\n".join(textwrap.fill(p, columns) for p in paragraphs if p)
 
     parser = argparse.ArgumentParser(prog=PROG, description=fill(DESCRIPTION), formatter_class=formatter)
-    parser.add_argument("--root", default=None, help="the project's root, the folder holding notebooks/ "
+    parser.add_argument("--root", metavar="DIR", default=None, help="the project's root, the folder holding notebooks/ "
                                                      "(default: the current directory)")
     commands = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs")
     commands.required = True
@@ -55,7 +55,7 @@ def build_parser(width: int | None = None) -> argparse.ArgumentParser:
                                   epilog="example:\n  " + "\n  ".join(verb.examples))
         if verb.project:
             # also after the verb; SUPPRESS keeps a --root given before it
-            sub.add_argument("--root", default=argparse.SUPPRESS,
+            sub.add_argument("--root", metavar="DIR", default=argparse.SUPPRESS,
                              help="the project's root, the folder holding notebooks/ (default: the current directory)")
         verb.arguments(sub)
         sub.set_defaults(_verb=verb, _parser=sub)

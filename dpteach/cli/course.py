@@ -15,16 +15,16 @@ COURSE_FILE = "build/course/instructor/course.json"
 
 
 def _course_arguments(parser):
-    parser.add_argument("--roster", default=None,
+    parser.add_argument("--roster", metavar="CSV", default=None,
                         help="a CSV of the students (id, name, email; an LMS's export): each gets numbers of their own")
-    parser.add_argument("--seed", default=None,
+    parser.add_argument("--seed", metavar="KEY", default=None,
                         help="the course's key, any text (default: 128 random bits, recorded); the same key rebuilds "
                              "the same homework. Keep it as secret as the answers")
     parser.add_argument("--public", action="store_true",
                         help="one notebook for everyone, each student's numbers drawn from the course email they write "
                              "in it (for Gradescope, which cannot hand out a file per student); not secret")
-    parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
-    parser.add_argument("--out", default=None, help="output folder (default build/course)")
+    parser.add_argument("--chapters", metavar="NN", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
+    parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
     network_options(parser, "the book's MathJax, require.js and widget renderer")
     launch_options(parser, "the COURSE's repository, its notebooks")
@@ -54,27 +54,27 @@ def _course(args, parser):
 
 
 def _course_file(parser):
-    parser.add_argument("--course", default=COURSE_FILE, help=f"the course file (default {COURSE_FILE})")
+    parser.add_argument("--course", metavar="FILE", default=COURSE_FILE, help=f"the course file (default {COURSE_FILE})")
 
 
 def _overrides(parser):
-    parser.add_argument("--overrides", default=None,
+    parser.add_argument("--overrides", metavar="CSV", default=None,
                         help="a CSV of your changes (id,chapter,exercise,points,reason), applied to the gradebook "
                              "(default: overrides.csv beside the course file, if there is one)")
 
 
 def _grade_arguments(parser):
-    parser.add_argument("submissions", nargs="+", help="notebooks, or folders searched for *.ipynb")
+    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="notebooks, or folders searched for *.ipynb")
     _course_file(parser)
-    parser.add_argument("--out", default="build/graded", help="where gradebook.csv and feedback/ go (default "
+    parser.add_argument("--out", metavar="DIR", default="build/graded", help="where gradebook.csv and feedback/ go (default "
                                                               "build/graded)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once (default: cores)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a whole notebook's run (default 120)")
-    parser.add_argument("--cell-timeout", type=float, default=60.0,
+    parser.add_argument("--jobs", metavar="N", type=int, default=os.cpu_count() or 1, help="notebooks graded at once (default: cores)")
+    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=120.0, help="seconds for a whole notebook's run (default 120)")
+    parser.add_argument("--cell-timeout", metavar="SECONDS", type=float, default=60.0,
                         help="seconds for one cell (default 60): a cell that runs longer is stopped, and costs the "
                              "exercises after it")
-    parser.add_argument("--memory", type=int, default=2048, help="MB of memory for a notebook's sandbox (default 2048)")
-    parser.add_argument("--function-timeout", type=float, default=20.0,
+    parser.add_argument("--memory", metavar="MB", type=int, default=2048, help="MB of memory for a notebook's sandbox (default 2048)")
+    parser.add_argument("--function-timeout", metavar="SECONDS", type=float, default=20.0,
                         help="seconds for a function's hidden cases (default 20)")
     parser.add_argument("--unsafe", action="store_true",
                         help="run the notebooks WITHOUT a sandbox, as plain processes of yours: only for files you "
@@ -82,10 +82,10 @@ def _grade_arguments(parser):
     parser.add_argument("--unwatched", action="store_true",
                         help="with --unsafe: do not compare dpteach's files before and after each notebook (only for "
                              "a working copy whose files are being edited meanwhile)")
-    parser.add_argument("--pattern", default="",
+    parser.add_argument("--pattern", metavar="REGEX", default="",
                         help="a regex with a named group `id` that names the student in each file's (or folder's) name, "
                              "as nbgrader's zip_collect; by default Canvas's and Moodle's bulk-download names are read")
-    parser.add_argument("--chapter", default=None,
+    parser.add_argument("--chapter", metavar="NN", default=None,
                         help="the assignment these notebooks answer (a chapter of the course, as 05 or its name): a "
                              "notebook registered for another chapter is flagged, and its grade replaces none stored")
     parser.add_argument("--figures", action="store_true",
@@ -145,7 +145,7 @@ def _grade(args, parser):
 
 def _gradebook_arguments(parser):
     _course_file(parser)
-    parser.add_argument("--out", default="build/graded",
+    parser.add_argument("--out", metavar="DIR", default="build/graded",
                         help="the folder a grading run wrote (gradebook.csv, feedback/; default build/graded)")
     _overrides(parser)
 
@@ -166,7 +166,7 @@ def _gradebook(args, parser):
 
 
 def _gradescope_arguments(parser):
-    parser.add_argument("--tree", default="/autograder", help="Gradescope's tree (default /autograder)")
+    parser.add_argument("--tree", metavar="DIR", default="/autograder", help="Gradescope's tree (default /autograder)")
     parser.add_argument("--isolation", choices=("auto", "bubblewrap", "user"), default="auto",
                         help="auto: bubblewrap where it starts, else a fresh uid (root only); the others force one")
 

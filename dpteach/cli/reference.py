@@ -49,23 +49,17 @@ def _synopsis(name: str, actions: list[argparse.Action]) -> str:
 
 
 def markdown(parser: argparse.ArgumentParser, verbs) -> str:
-    """The page: a table of the verbs, then a section per verb (summary, description, synopsis, options, example)."""
+    """The page: a table of the verbs, then a section per verb (summary, description, synopsis, arguments, examples;
+    each option's help states its default)."""
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     lines = [HEADER, "| verb | what it does |", "| --- | --- |"]
-    lines += [f"| [`{v.name}`](#dpteach-{v.name}) | {_cell(v.summary)} |" for v in verbs]
+    lines += [f"| `{v.name}` | {_cell(v.summary)} |" for v in verbs]
     for verb in verbs:
         sub = subparsers.choices[verb.name]
         actions = [a for a in sub._actions if not isinstance(a, argparse._HelpAction)]
         lines += ["", f"## dpteach {verb.name}", "", f"{verb.summary[0].upper()}{verb.summary[1:]}.", ""]
         lines += [verb.description, "", "```text", _synopsis(verb.name, actions), "```", ""]
-        lines += ["| argument | meaning | default |", "| --- | --- | --- |"]
-        for action in actions:
-            default = action.default
-            shown = ("" if default in (None, False, "", argparse.SUPPRESS) or action.required or
-                     not action.option_strings or action.dest == "jobs" else
-                     "on" if default is True else " ".join(map(str, default)) if isinstance(default, list) else default)
-            if action.dest == "jobs":
-                shown = "the machine's cores"
-            lines.append(f"| {_flags(action)} | {_cell(action.help or '')} | {_cell(shown)} |")
+        lines += ["| argument | meaning |", "| --- | --- |"]
+        lines += [f"| {_flags(action)} | {_cell(action.help or '')} |" for action in actions]
         lines += ["", "Example:", "", "```bash", *verb.examples, "```"]
     return "\n".join(lines) + "\n"
