@@ -1,0 +1,56 @@
+"""Grading needs only the `grading` extra: a grading run in a process where the browser driver (Playwright), the book
+(Sphinx, MyST) and the peer libraries cannot be imported grades a submission as usual.
+
+The blocker is a ``sitecustomize`` on the process's path, so that every process of the run (the grader, its
+workers) refuses those imports, as an environment without them would.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+from helpers import ROOT, needs_sandbox
+from submissions import MANIFEST, RIGHT, submission
+
+#: What `pip install dpteach[grading]` must not need.
+ABSENT = ("playwright", "sphinx", "sphinx_book_theme", "myst_nb", "myst_parser", "jupyterlab", "dp_accounting",
+          "diffprivlib", "sklearn")
+
+BLOCKER = f"""
+import sys
+
+class _Absent:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {ABSENT!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}} (blocked: not in dpteach[grading])", name=name)
+        return None
+
+sys.meta_path.insert(0, _Absent())
+"""
+
+
+def test_grading_runs_without_the_browser_the_book_or_the_peers(tmp_path):
+    needs_sandbox()
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(BLOCKER, encoding="utf-8")
+    course = tmp_path / "course.json"
+    course.write_text(json.dumps(MANIFEST), encoding="utf-8")
+    (tmp_path / "in").mkdir()
+    submission(tmp_path / "in", "ada", RIGHT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(ROOT),
+                                                         os.environ.get("PYTHONPATH", "")])}
+    probe = subprocess.run([sys.executable, "-c", "import playwright"], env=env, capture_output=True, text=True)
+    assert "blocked: not in dpteach[grading]" in probe.stderr, "the blocker must be in force"
+    done = subprocess.run([sys.executable, "-m", "dpteach", "grade", "--course", str(course), str(tmp_path / "in"),
+                           "--out", str(tmp_path / "graded"), "--jobs", "1", "--timeout", "30", "--cell-timeout", "10",
+                           "--function-timeout", "5", "--memory", "1024"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    with open(tmp_path / "graded" / "gradebook.csv", encoding="utf-8") as table:
+        rows = {row["id"]: row for row in csv.DictReader(table)}
+    possible = sum(e["points"] for chapter in MANIFEST["chapters"].values() for e in chapter["exercises"])
+    assert rows["ada"]["total"] == str(possible), rows
