@@ -53,7 +53,7 @@ help:
 	@echo "make bench-hub    students dragging sliders at once through a hub (STUDENTS=\"1 5 10 20\"): RESULTS.md's sizing"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
-	@echo "Each is .venv/bin/dpteach VERB (dpteach --help: every verb, its options and an example)."
+	@echo "The tools' targets are aliases of .venv/bin/dpteach VERB (dpteach --help: every verb, its options, an example)."
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -362,3 +362,15 @@ def test_every_target_is_an_alias_the_bootstrap_or_a_test_tier():
     assert phony - others == {target for target, *_ in ALIASES}
     assert "tools/test_python.py" in subprocess.run(["make", "-n", "test-python"], cwd=ROOT, capture_output=True,
                                                     text=True).stdout
+
+
+def test_test_python_names_a_python_it_cannot_find_and_refuses_a_bad_version(tmp_path):
+    """make test-python (tools/test_python.py, standard library only): a missing interpreter stops the run before
+    anything is cloned, saying which; a version that is not X.Y is an argument error naming --pythons."""
+    tool = [sys.executable, str(ROOT / "tools" / "test_python.py"), "--clones", str(tmp_path / "clones"),
+            "--pyenv-root", str(tmp_path)]
+    missing = subprocess.run([*tool, "--pythons", "3.99"], capture_output=True, text=True)
+    assert missing.returncode == 1 and "no usable python3.99" in missing.stdout
+    assert not (tmp_path / "clones").exists()
+    bad = subprocess.run([*tool, "--pythons", "latest"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--pythons must be versions like '3.10 3.13' (got 'latest')" in bad.stderr

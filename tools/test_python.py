@@ -55,8 +55,12 @@ def run(version: str, clones: Path, pyenv_root: Path, targets: list[str], pytest
     started = time.monotonic()
     if subprocess.run(["make", "--no-print-directory", "-C", str(clone), f"PYTHON={python}", *targets]).returncode:
         return False
+    venv = clone / ".venv" / "bin" / "python"
+    if not venv.exists():
+        print(f"test-python: make {' '.join(targets)} made no {venv}", flush=True)
+        return False
     env = {**os.environ, "MPLCONFIGDIR": str(clone / ".venv" / "matplotlib")}
-    if subprocess.run([str(clone / ".venv" / "bin" / "python"), "-m", "pytest", *pytest], cwd=clone, env=env).returncode:
+    if subprocess.run([str(venv), "-m", "pytest", *pytest], cwd=clone, env=env).returncode:
         return False
     print(f"== Python {version}: passed in {time.monotonic() - started:.0f} s", flush=True)
     return True
