@@ -292,6 +292,7 @@ def test_every_verb_has_a_dispatch_test_here():
     ("dpteach.course.__main__", ["assign", "--book"], ["course", "--book"]),
     ("dpteach.course.__main__", ["grade", "a/"], ["grade", "a/"]),
     ("dpteach.course.__main__", ["gradescope", "--tree", "T"], ["gradescope", "--tree", "T"]),
+    ("dpteach.course.__main__", ["gradescope", "--root", "T"], ["gradescope", "--tree", "T"]),
     ("dpteach.hub.__main__", ["demo", "--users", "3"], ["hub", "--users", "3"]),
     ("dpteach.hub.__main__", ["bench"], ["hub-load"]),
     ("dpteach.publish.__main__", ["--root", "r", "execute"], ["--root", "r", "execute"]),

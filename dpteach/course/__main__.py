@@ -18,7 +18,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"usage: python -m dpteach.course {{{','.join(VERBS)}}} ... (now: dpteach "
               f"{'|'.join(VERBS.values())}; dpteach --help)", file=sys.stderr)
         return 2
-    return dpteach([VERBS[argv[0]], *argv[1:]])
+    rest = argv[1:]
+    if argv[0] == "gradescope":     # its tree was --root here; --root is the project's in the dpteach command
+        rest = ["--tree" if word == "--root" else word for word in rest]
+    return dpteach([VERBS[argv[0]], *rest])
 
 
 if __name__ == "__main__":
