@@ -53,9 +53,11 @@ def network_options(parser: argparse.ArgumentParser, assets: str) -> None:
 
 def launch_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--repo``, ``--hub`` and ``--branch``: the launch links of a book's pages."""
-    parser.add_argument("--repo", metavar="OWNER/NAME", default="", help=f"owner/name on GitHub ({what}): an 'Open in Binder' link on "
+    parser.add_argument("--repo", metavar="OWNER/NAME", default="",
+                        help=f"owner/name on GitHub ({what}): an 'Open in Binder' link on "
                                                    "every page")
-    parser.add_argument("--hub", metavar="URL", default="", help="a JupyterHub URL: an 'Open on a JupyterHub' link (needs --repo)")
+    parser.add_argument("--hub", metavar="URL", default="",
+                        help="a JupyterHub URL: an 'Open on a JupyterHub' link (needs --repo)")
     parser.add_argument("--branch", metavar="NAME", default="main", help="the branch nbgitpuller pulls (default main)")
 
 

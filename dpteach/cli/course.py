@@ -23,7 +23,8 @@ def _course_arguments(parser):
     parser.add_argument("--public", action="store_true",
                         help="one notebook for everyone, each student's numbers drawn from the course email they write "
                              "in it (for Gradescope, which cannot hand out a file per student); not secret")
-    parser.add_argument("--chapters", metavar="NN", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
+    parser.add_argument("--chapters", metavar="NN", nargs="*", default=None,
+                        help="chapter numbers, e.g. 03 05 (default: all)")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
     network_options(parser, "the book's MathJax, require.js and widget renderer")
@@ -54,7 +55,8 @@ def _course(args, parser):
 
 
 def _course_file(parser):
-    parser.add_argument("--course", metavar="FILE", default=COURSE_FILE, help=f"the course file (default {COURSE_FILE})")
+    parser.add_argument("--course", metavar="FILE", default=COURSE_FILE,
+                        help=f"the course file (default {COURSE_FILE})")
 
 
 def _overrides(parser):
@@ -64,16 +66,21 @@ def _overrides(parser):
 
 
 def _grade_arguments(parser):
-    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION", help="notebooks, or folders searched for *.ipynb")
+    parser.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                        help="notebooks, or folders searched for *.ipynb")
     _course_file(parser)
-    parser.add_argument("--out", metavar="DIR", default="build/graded", help="where gradebook.csv and feedback/ go (default "
+    parser.add_argument("--out", metavar="DIR", default="build/graded",
+                        help="where gradebook.csv and feedback/ go (default "
                                                               "build/graded)")
-    parser.add_argument("--jobs", metavar="N", type=int, default=os.cpu_count() or 1, help="notebooks graded at once (default: cores)")
-    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=120.0, help="seconds for a whole notebook's run (default 120)")
+    parser.add_argument("--jobs", metavar="N", type=int, default=os.cpu_count() or 1,
+                        help="notebooks graded at once (default: cores)")
+    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=120.0,
+                        help="seconds for a whole notebook's run (default 120)")
     parser.add_argument("--cell-timeout", metavar="SECONDS", type=float, default=60.0,
                         help="seconds for one cell (default 60): a cell that runs longer is stopped, and costs the "
                              "exercises after it")
-    parser.add_argument("--memory", metavar="MB", type=int, default=2048, help="MB of memory for a notebook's sandbox (default 2048)")
+    parser.add_argument("--memory", metavar="MB", type=int, default=2048,
+                        help="MB of memory for a notebook's sandbox (default 2048)")
     parser.add_argument("--function-timeout", metavar="SECONDS", type=float, default=20.0,
                         help="seconds for a function's hidden cases (default 20)")
     parser.add_argument("--unsafe", action="store_true",

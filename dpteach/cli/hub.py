@@ -13,7 +13,8 @@ START = "notebooks/00_start_here.ipynb"
 
 def _hub_arguments(parser):
     parser.add_argument("--users", metavar="N", type=int, default=5, help="student accounts, student01 … (default 5)")
-    parser.add_argument("--port", metavar="N", type=int, default=8000, help="the hub's port on 127.0.0.1 (default 8000)")
+    parser.add_argument("--port", metavar="N", type=int, default=8000,
+                        help="the hub's port on 127.0.0.1 (default 8000)")
 
 
 def _hub(args, parser):
@@ -27,7 +28,8 @@ def _hub(args, parser):
 def _hub_load_arguments(parser):
     parser.add_argument("--students", metavar="N", type=int, nargs="+", default=[1, 5, 10, 20],
                         help="the class sizes, one measurement each (default 1 5 10 20)")
-    parser.add_argument("--seconds", metavar="SECONDS", type=float, default=10.0, help="how long each class drags (default 10)")
+    parser.add_argument("--seconds", metavar="SECONDS", type=float, default=10.0,
+                        help="how long each class drags (default 10)")
     parser.add_argument("--mode", choices=("browser", "fixed"), default="browser",
                         help="browser: one update in flight per slider, as JupyterLab sends; fixed: 10 a second "
                              "regardless")
@@ -47,10 +49,14 @@ def _hub_load(args, parser):
 
 
 def _links_arguments(parser):
-    parser.add_argument("repo", metavar="REPO", help="the workbook's repository: owner/name (GitHub) or a full clone URL")
-    parser.add_argument("--hub", metavar="URL", default="", help="a JupyterHub's address: the nbgitpuller link instead of Binder's")
-    parser.add_argument("--branch", metavar="NAME", default="main", help="with --hub: the branch nbgitpuller pulls (default main)")
-    parser.add_argument("--ref", metavar="REF", default="HEAD", help="without --hub: Binder's branch, tag or commit (default HEAD)")
+    parser.add_argument("repo", metavar="REPO",
+                        help="the workbook's repository: owner/name (GitHub) or a full clone URL")
+    parser.add_argument("--hub", metavar="URL", default="",
+                        help="a JupyterHub's address: the nbgitpuller link instead of Binder's")
+    parser.add_argument("--branch", metavar="NAME", default="main",
+                        help="with --hub: the branch nbgitpuller pulls (default main)")
+    parser.add_argument("--ref", metavar="REF", default="HEAD",
+                        help="without --hub: Binder's branch, tag or commit (default HEAD)")
     parser.add_argument("--path", metavar="FILE", default=START, help=f"the file the link opens (default {START})")
 
 

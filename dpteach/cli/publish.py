@@ -12,8 +12,10 @@ START = "notebooks/00_start_here.ipynb"
 
 
 def _lab_arguments(parser):
-    parser.add_argument("notebook", nargs="?", metavar="NOTEBOOK", default=START, help=f"the notebook to open (default {START})")
-    parser.add_argument("--port", metavar="N", type=int, default=None, help="the server's port (default: JupyterLab's, 8888)")
+    parser.add_argument("notebook", nargs="?", metavar="NOTEBOOK", default=START,
+                        help=f"the notebook to open (default {START})")
+    parser.add_argument("--port", metavar="N", type=int, default=None,
+                        help="the server's port (default: JupyterLab's, 8888)")
 
 
 def _lab(args, parser):
@@ -22,11 +24,13 @@ def _lab(args, parser):
 
 
 def _execute_arguments(parser):
-    parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK", help="notebooks to run (default: every chapter in notebooks/)")
+    parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                        help="notebooks to run (default: every chapter in notebooks/)")
     parser.add_argument("--inplace", action="store_true",
                         help="store the outputs in the notebooks themselves (default: copies in build/executed)")
     parser.add_argument("--out", metavar="DIR", default=None, help="folder of the copies (default build/executed)")
-    parser.add_argument("--timeout", metavar="SECONDS", type=int, default=600, help="seconds a cell may run (default 600)")
+    parser.add_argument("--timeout", metavar="SECONDS", type=int, default=600,
+                        help="seconds a cell may run (default 600)")
 
 
 def _execute(args, parser):
@@ -42,7 +46,8 @@ def _execute(args, parser):
 
 
 def _sync_arguments(parser):
-    parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK", help="notebooks to sync (default: every chapter in notebooks/)")
+    parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                        help="notebooks to sync (default: every chapter in notebooks/)")
 
 
 def _sync(args, parser):
@@ -57,7 +62,8 @@ def _html_arguments(parser):
                         help="the instructor edition (solutions open, speaker notes) in build/html-instructor")
     launch_options(parser, "the workbook's repository")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default build/html)")
-    parser.add_argument("--executed", metavar="DIR", default=None, help="executed chapters to reuse (default build/executed)")
+    parser.add_argument("--executed", metavar="DIR", default=None,
+                        help="executed chapters to reuse (default build/executed)")
 
 
 def _pages(pages):
@@ -77,7 +83,8 @@ def _html(args, parser):
 def _slides_arguments(parser):
     network_options(parser, "reveal.js, MathJax and the widget renderer")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default build/slides)")
-    parser.add_argument("--executed", metavar="DIR", default=None, help="executed chapters to reuse (default build/executed)")
+    parser.add_argument("--executed", metavar="DIR", default=None,
+                        help="executed chapters to reuse (default build/executed)")
 
 
 def _slides(args, parser):
