@@ -1,5 +1,7 @@
 # dpteach: `make lab` opens the workbook, `make check` runs every test (`make test`: the fast suite).
-# Both need only Python >= 3.10 and make; everything else goes into ./.venv.
+# Both need only Python >= 3.10 and make; everything else goes into ./.venv. Each target is an alias of the
+# package's own command (`.venv/bin/dpteach VERB`, `dpteach --help`) after the bootstrap that installs it from the
+# locks; the test targets run pytest.
 
 PYTHON    ?= python3
 VENV      ?= .venv
@@ -42,7 +44,8 @@ help:
 	@echo "make test-python  the suite (no browser tests, no peer suite) on the oldest and newest Python, in fresh clones (CI runs it)"
 	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/;"
 	@echo "                  ROSTER=roster.csv: each student's own numbers; CHAPTERS=\"03 05\"; ONLINE=1, REPO=, HUB= as for html)"
-	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook, LMS imports, pages in build/graded/)"
+	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook, LMS imports, pages in build/graded/;"
+	@echo "                  in .venv-grading, from requirements/grading.lock.txt: no JupyterLab, browser or Sphinx)"
 	@echo "make gradebook    write build/graded/ again from the graded records, with your overrides (OVERRIDES=file.csv)"
 	@echo "make bench        measure sliders, notebooks, samplers, start-up; write benchmarks/RESULTS.md"
 	@echo "                  (BENCH_ARGS=--sliders-only: import, sliders, browser; the other sections kept)"
@@ -50,6 +53,7 @@ help:
 	@echo "make bench-hub    students dragging sliders at once through a hub (STUDENTS=\"1 5 10 20\"): RESULTS.md's sizing"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
+	@echo "The tools' targets are aliases of .venv/bin/dpteach VERB (dpteach --help: every verb, its options, an example)."
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -98,11 +102,8 @@ $(VENV)/etc/jupyter/jupyter_server_config.json $(PRESENT)/etc/jupyter/jupyter_se
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-# JupyterLab refuses to run as root unless told; containers and CI machines often are root.
-LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
-
 lab: $(VENV)/.lab-installed $(SETTINGS)
-	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
+	$(BIN)/dpteach lab
 
 # Every test: the fast suite, the slow tier and the re-seeded chapters (CI runs this, then test-python).
 check: test test-slow test-seeds
@@ -123,7 +124,7 @@ test-slow: $(VENV)/.test-installed $(SETTINGS) $(PRESENT)/.installed $(PRESENT_S
 # (.venv-present, from requirements/present.lock.txt: RISE's slideshow renders widgets only with
 # an older ipywidgets front end), so students' .venv and Binder keep the current one. The chapter
 # is presented from a scratch copy in build/present/ (presenting saves the notebook), its instructor
-# edition (python -m dpteach.publish instructor: solutions open, speaker notes in), with every
+# edition (dpteach instructor: solutions open, speaker notes in), with every
 # figure projector-sized (DPTEACH_PRESENTATION=1). In the lab: Alt+R starts the slideshow.
 
 $(PRESENT_BIN)/python:
@@ -144,39 +145,27 @@ $(PRESENT)/share/jupyter/lab/settings/overrides.json: binder/overrides.json \
 	@mkdir -p $(dir $@)
 	$(PRESENT_BIN)/python dpteach/publish/templates/present/settings.py $< $@
 
-# The copy (python -m dpteach.publish present, dpteach.publish.present) is the chapter's slide edition (made for a
-# room, dpteach.publish.slides), with the slideshow's styles and the speaker view, a page the lab serves
-# (build/present/.static/, the same origin as the slideshow, which it opens, follows and drives): RISE's own (T)
-# does not work in JupyterLab (jupyterlab-contrib/rise#47, #74). The lab loads dpteach.publish.present as a
-# server extension: it puts the show's script into RISE's slideshow page. The chapters it names are those in
-# notebooks/, first to last.
+# The copy (dpteach present, dpteach.publish.present) is the chapter's slide edition (made for a room,
+# dpteach.publish.slides), with the slideshow's styles and the speaker view, a page the lab serves (build/present/.static/,
+# the same origin as the slideshow, which it opens, follows and drives): RISE's own (T) does not work in JupyterLab
+# (jupyterlab-contrib/rise#47, #74). The lab loads dpteach.publish.present as a server extension: it puts the show's
+# script into RISE's slideshow page. dpteach present runs the lab of the venv it is run from, with DPTEACH_PRESENTATION=1.
 PRESENT_PORT ?= 8888
 present: $(PRESENT)/.installed $(PRESENT_SETTINGS)
-	@nb=$$(ls notebooks/$(CHAPTER)_*.ipynb 2>/dev/null | head -n 1); \
-	first=$$(basename "$$(ls notebooks/[0-9][0-9]_*.ipynb | head -n 1)" | cut -c1-2); \
-	last=$$(basename "$$(ls notebooks/[0-9][0-9]_*.ipynb | tail -n 1)" | cut -c1-2); \
-	test -n "$$nb" || { echo "usage: make present CHAPTER=03  (a chapter number, $$first to $$last)"; exit 2; }; \
-	$(PRESENT_BIN)/python -m dpteach.publish present "$$nb" --out build/present > /dev/null && \
-	echo "Presenting a copy of $$nb: in JupyterLab, Run All, save (Ctrl+S), then open the speaker view" && \
-	echo "  http://localhost:$(PRESENT_PORT)/static/dpteach-presenter.html?notebook=$$(basename $$nb)" && \
-	echo "and press its Start button: the slideshow opens in a window of its own, which the speaker view's → and ← drive" && \
-	echo "(or Alt+R in the lab, without notes)." && \
-	cd build/present && DPTEACH_PRESENTATION=1 ../../$(PRESENT_BIN)/jupyter lab $(LAB_FLAGS) --ServerApp.port=$(PRESENT_PORT) \
-	  --ServerApp.extra_static_paths="['$$(pwd)/.static']" \
-	  --ServerApp.jpserver_extensions="{'dpteach.publish.present': True}" "$$(basename $$nb)"
+	$(PRESENT_BIN)/dpteach present --chapter "$(CHAPTER)" --out build/present --port $(PRESENT_PORT)
 
 # Every chapter, top to bottom, with five other seeds for every generator it seeds (on both cores).
 test-seeds: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -m reseed -n 2 tests/test_reseeded_chapters.py
 
-# Text twins → notebooks (outputs kept), run every notebook top to bottom (python -m dpteach.publish
-# execute: nbclient, widget state stored, the executor the book uses too), then back.
+# Text twins → notebooks (outputs kept), run every notebook top to bottom (dpteach execute: nbclient, widget state
+# stored, the executor the book uses too), then back (dpteach sync: jupytext --sync).
 sync: $(VENV)/.lab-installed
-	$(BIN)/jupytext --sync $(NOTEBOOKS)
+	$(BIN)/dpteach sync $(NOTEBOOKS)
 
 execute: sync $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.publish execute --inplace --timeout 300 $(NOTEBOOKS)
-	$(BIN)/jupytext --sync $(NOTEBOOKS)
+	$(BIN)/dpteach execute --inplace --timeout 300 $(NOTEBOOKS)
+	$(BIN)/dpteach sync $(NOTEBOOKS)
 
 # The reader's book (Sphinx + myst-nb + sphinx-book-theme): every chapter executed headless
 # (widget state saved), a sidebar of chapters, offline search, launch and download links. It needs no network:
@@ -189,16 +178,16 @@ EXPORT_FLAGS = $(if $(ONLINE),--online) $(if $(INSTRUCTOR),--instructor) \
 
 build/executed: $(VENV)/.test-installed $(NOTEBOOKS)
 	rm -rf build/executed
-	$(BIN)/python -m dpteach.publish execute
+	$(BIN)/dpteach execute
 	@touch $@
 
 html: build/executed
-	$(BIN)/python -m dpteach.publish html $(EXPORT_FLAGS)
+	$(BIN)/dpteach html $(EXPORT_FLAGS)
 
 # The static decks: every chapter executed with its figures drawn for a projector (build/executed-slides, again
 # when a chapter is newer than its copy), reveal.js, MathJax and the widget renderer bundled (ONLINE=1: from CDNs).
 slides: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.publish slides $(if $(ONLINE),--online)
+	$(BIN)/dpteach slides $(if $(ONLINE),--online)
 
 # Homework for a course (instructors): `make course` writes build/course/ — students/ (hand out: the
 # chapters with no solution, every homework exercise asked at numbers of the course's own, their book, and
@@ -211,16 +200,30 @@ slides: $(VENV)/.test-installed
 # `make gradebook` writes them again after you edit build/course/instructor/overrides.csv.
 COURSE_FILE = $(or $(COURSE),build/course/instructor/course.json)
 course: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed "$(SEED)") $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
+	$(BIN)/dpteach course --book $(if $(SEED),--seed "$(SEED)") $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
 		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(PUBLIC),--public) $(if $(ONLINE),--online) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
 		--branch $(BRANCH)
 
-grade: $(VENV)/.test-installed
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/instructor/course.json]"; exit 2; }
-	$(BIN)/python -m dpteach.course grade --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)") $(if $(filter command line,$(origin CHAPTER)),--chapter "$(CHAPTER)") $(SUBMISSIONS)
+# Grading runs in a venv of its own, .venv-grading, from requirements/grading.lock.txt (pyproject's `grading` extra:
+# what a submission's run needs, and OpenDP for chapter 12): no JupyterLab, browser, Sphinx or peer library, as on
+# Gradescope, whose autograder installs the same lock.
+GRADING     := .venv-grading
+GRADING_BIN := $(GRADING)/bin
+$(GRADING_BIN)/python:
+	$(PYTHON) -m venv $(GRADING)
+	$(GRADING_BIN)/python -m pip --quiet --disable-pip-version-check install --upgrade pip
 
-gradebook: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.course gradebook --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)")
+$(GRADING)/.installed: requirements/grading.lock.txt pyproject.toml | $(GRADING_BIN)/python
+	$(GRADING_BIN)/python -m pip --quiet --disable-pip-version-check install --no-deps -r requirements/grading.lock.txt
+	$(GRADING_BIN)/python -m pip --quiet --disable-pip-version-check install --no-deps -e .
+	@touch $@
+
+grade: $(GRADING)/.installed
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder-or-notebooks [COURSE=build/course/instructor/course.json]"; exit 2; }
+	$(GRADING_BIN)/dpteach grade --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)") $(if $(filter command line,$(origin CHAPTER)),--chapter "$(CHAPTER)") $(SUBMISSIONS)
+
+gradebook: $(GRADING)/.installed
+	$(GRADING_BIN)/dpteach gradebook --course $(COURSE_FILE) $(if $(OVERRIDES),--overrides "$(OVERRIDES)")
 
 # A class on a hub (hub/): the hub's packages in the workbook's venv (the students' servers run jupyterhub-singleuser
 # from it) and configurable-http-proxy from the npm registry. `make hub` is a local demo hub with USERS accounts
@@ -235,13 +238,14 @@ $(HUB_PROXY):
 	npm install --prefix build/hub --cache build/npm-cache --no-audit --no-fund --loglevel=error configurable-http-proxy@5.3.0
 
 hub: $(VENV)/.hub-installed $(HUB_PROXY) $(SETTINGS)
-	$(BIN)/python -m dpteach.hub demo --users $(USERS)
+	$(BIN)/dpteach hub --users $(USERS)
 
 bench-hub: $(VENV)/.hub-installed $(HUB_PROXY) $(SETTINGS)
-	$(BIN)/python benchmarks/run.py --hub-only $(if $(STUDENTS),--students "$(STUDENTS)")
+	$(BIN)/dpteach bench -- --hub-only $(if $(STUDENTS),--students "$(STUDENTS)")
 
 # The links are written by dpteach/publish/links.py (standard library only: the system Python runs it
-# before any venv exists; the book's launch buttons use the same functions).
+# before any venv exists, so these two are not dpteach's; `dpteach links` and the book's launch buttons use the
+# same functions).
 binder-url:
 	@test -n "$(REPO)" || { echo "usage: make binder-url REPO=owner/name  (a GitHub repository, or a full clone URL)"; exit 2; }
 	@$(PYTHON) dpteach/publish/links.py binder "$(REPO)"
@@ -249,7 +253,7 @@ binder-url:
 # Speed, measured: tables printed and written to benchmarks/RESULTS.md (never timed asserts); the sliders' first
 # drag is timed in fresh kernels. BENCH_ARGS=--sliders-only: import, sliders and browser only (the rest kept).
 bench: $(VENV)/.test-installed $(SETTINGS)
-	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+	$(BIN)/dpteach bench -- $(BENCH_ARGS)
 
 # A course's own JupyterHub: nbgitpuller clones (then updates) the workbook into each
 # student's home and opens chapter 00. REPO=owner/name means GitHub's https URL; a full clone URL
@@ -264,24 +268,17 @@ nbgitpuller-url:
 clean:
 	rm -rf build .pytest_cache
 
-# The oldest and the newest Python the README claims (requires-python >= 3.10; 3.13 the newest
-# tested), each in a fresh clone of the last commit ($(PYTHON_CLONES)/X.Y, with its own .venv from
-# the locks): the suite without its browser tests (the fast suite and the slow tier's sweeps and builds;
-# the browser tests and the peer suite, tests/peers/, run once, in `make test-slow`). CI runs it after `make check`. The interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*) or PATH (pythonX.Y).
+# The oldest and the newest Python the README claims (requires-python >= 3.10; 3.13 the newest tested), each in a
+# fresh clone of the last commit ($(PYTHON_CLONES)/X.Y, with its own .venv from the locks, installed by this
+# Makefile's bootstrap): the suite without its browser tests (the fast suite and the slow tier's sweeps and builds;
+# the browser tests and the peer suite, tests/peers/, run once, in `make test-slow`). CI runs it after `make check`.
+# tools/test_python.py (standard library only) does it; the interpreter comes from pyenv ($(PYENV_ROOT)/versions/X.Y.*)
+# or PATH (pythonX.Y).
 PYTHONS       ?= 3.10 3.13
 PYTHON_CLONES ?= $(or $(TMPDIR),/tmp)/dpteach-python
 PYENV_ROOT    ?= $(HOME)/.pyenv
 .PHONY: test-python
 test-python:
-	@for v in $(PYTHONS); do \
-	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python$$v 2>/dev/null | sort -V | tail -n 1); \
-	  test -n "$$py" || py=$$(command -v python$$v) || true; \
-	  test -n "$$py" && "$$py" -c 'import venv, ensurepip' || { echo "test-python: no usable python$$v (pyenv or PATH, with venv)"; exit 1; }; \
-	  dir=$(PYTHON_CLONES)/$$v; rm -rf "$$dir"; git clone --quiet . "$$dir" || exit 1; \
-	  echo "== Python $$v: $$("$$py" --version) in a fresh clone of $$(git rev-parse --short HEAD), $$dir"; \
-	  start=$$(date +%s); \
-	  $(MAKE) --no-print-directory -C "$$dir" PYTHON="$$py" .venv/.test-installed $(SETTINGS) || exit 1; \
-	  (cd "$$dir" && MPLCONFIGDIR="$$dir/.venv/matplotlib" .venv/bin/python -m pytest -n 2 --dist loadfile \
-	    --ignore-glob='tests/*test_browser_*.py' --ignore=tests/hub --ignore=tests/peers) || exit 1; \
-	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
-	done
+	$(PYTHON) tools/test_python.py --pythons "$(PYTHONS)" --clones "$(PYTHON_CLONES)" --pyenv-root "$(PYENV_ROOT)" \
+	  --make "$(VENV)/.test-installed $(SETTINGS)" -- -n 2 --dist loadfile \
+	    --ignore-glob='tests/*test_browser_*.py' --ignore=tests/hub --ignore=tests/peers

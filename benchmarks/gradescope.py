@@ -1,7 +1,7 @@
 """What one Gradescope submission costs: the autograder of every homework chapter, run on a right notebook.
 
 For each chapter with homework, a course of one student is built, its autograder zip unpacked into a tree laid
-out as Gradescope lays it, and ``python -m dpteach.course gradescope --root TREE`` (what ``run_autograder``
+out as Gradescope lays it, and ``python -m dpteach gradescope --tree TREE`` (what ``run_autograder``
 runs) timed on the chapter filled in right (the numbers at the student's own parameters, the functions from
 the chapter's own solutions). Where the machine lets root make cgroups (v1 ``cpu``, ``cpuacct``, ``memory``),
 each run gets Gradescope's default container: half a CPU (CFS quota 50 ms per 100 ms) and 768 MB, and the
@@ -110,7 +110,7 @@ def bench_gradescope() -> tuple[list[str], dict]:
             container = Container(f"dpteach-gradescope-{os.getpid()}-{stem[:2]}")
             try:
                 started = time.perf_counter()
-                done = subprocess.run([sys.executable, "-m", "dpteach.course", "gradescope", "--root", str(tree)],
+                done = subprocess.run([sys.executable, "-m", "dpteach", "gradescope", "--tree", str(tree)],
                                       capture_output=True, text=True, preexec_fn=container.enter if container.ok else None)
                 wall = time.perf_counter() - started
                 cpu, peak = (container.cpu_seconds(), container.peak_mb()) if container.ok else (float("nan"),) * 2
@@ -126,7 +126,7 @@ def bench_gradescope() -> tuple[list[str], dict]:
     slowest = max(data.values(), key=lambda d: d["wall_s"])
     where = ("in a cgroup like Gradescope's default container: half a CPU, 768 MB" if all(d["half_cpu"] for d in data.values())
              else "WITHOUT Gradescope's half-CPU limit (no cgroup could be made here): expect longer there")
-    lines = [f"Each chapter's autograder on a right notebook (`python -m dpteach.course gradescope`, what "
+    lines = [f"Each chapter's autograder on a right notebook (`dpteach gradescope`, what "
              f"`run_autograder` runs), {where}. Limits in the zip: a notebook {limits['timeout']} s, a cell "
              f"{limits['cell_timeout']} s, {limits['memory_mb']} MB for its sandbox.", "",
              "| chapter | score | wall (s) | CPU, all processes (s) | peak memory, all processes (MB) | isolation |",

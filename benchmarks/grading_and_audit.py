@@ -1,6 +1,6 @@
 """Grading a class and chapter 11's live audit, measured (sections of benchmarks/run.py, which writes RESULTS.md).
 
-``bench_grading``: ``python -m dpteach.course grade`` on 200 submissions of chapter 05, each notebook and function
+``bench_grading``: ``dpteach grade`` on 200 submissions of chapter 05, each notebook and function
 answer in its own bubblewrap sandbox. ``bench_promises``: chapter 11's audit cell, timed.
 """
 
@@ -82,7 +82,7 @@ def _grading_submissions(folder: Path, n: int) -> tuple[list[Path], dict]:
 
 
 def bench_grading(n: int = 200, jobs: int = 2) -> tuple[list[str], dict]:
-    """``python -m dpteach.course grade`` on ``n`` submissions of chapter 05, ``jobs`` at a time, default limits,
+    """``dpteach grade`` on ``n`` submissions of chapter 05, ``jobs`` at a time, default limits,
     each notebook and each function answer in its own bubblewrap sandbox (as ``make grade`` runs)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "submissions"
@@ -91,7 +91,7 @@ def bench_grading(n: int = 200, jobs: int = 2) -> tuple[list[str], dict]:
         (Path(tmp) / "course.json").write_text(json.dumps(manifest))
         out = Path(tmp) / "graded"
         t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "dpteach.course", "grade", "--course", str(Path(tmp) / "course.json"),
+        done = subprocess.run([sys.executable, "-m", "dpteach", "grade", "--course", str(Path(tmp) / "course.json"),
                                str(folder), "--out", str(out), "--jobs", str(jobs)],
                               capture_output=True, text=True)
         took = time.perf_counter() - t

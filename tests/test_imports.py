@@ -153,15 +153,19 @@ def _in(module: str, wing: str) -> bool:
 
 
 def test_the_tools_wings_are_imported_by_no_maths_module():
-    """The wings use the package (the table of contents, the exercises); nothing outside them uses a wing.
+    """The wings use the package (the table of contents, the exercises); nothing outside them uses a wing but the
+    command (dpteach.cli), which only the ``__main__`` modules use.
     The course wing builds on the publishing wing (the editions, the book), never the other way; inside the
     publishing wing the book never uses the slides (the old export ↔ slides circle)."""
     graph = import_graph()
     assert {"dpteach.publish.book_site", "dpteach.publish.slides", "dpteach.publish.execute",
             "dpteach.course.assign", "dpteach.course.grading", "dpteach.course.sandbox"} <= set(graph)
+    command = ("dpteach.cli", "dpteach.__main__")     # the dpteach command: the one layer above the wings
     outside = {m: sorted(t for t in targets if any(_in(t, w) for w in WINGS))
-               for m, targets in graph.items() if not any(_in(m, w) for w in WINGS)}
+               for m, targets in graph.items() if not any(_in(m, w) for w in WINGS + command)}
     assert not {m: t for m, t in outside.items() if t}
+    users = {m for m, targets in graph.items() if any(_in(t, "dpteach.cli") for t in targets)}
+    assert {m for m in users if not _in(m, "dpteach.cli")} <= {"dpteach.__main__"} | {f"{w}.__main__" for w in WINGS}
     back = {m: sorted(t for t in targets if _in(t, "dpteach.course") or _in(t, "dpteach.hub"))
             for m, targets in graph.items() if _in(m, "dpteach.publish")}
     assert not {m: t for m, t in back.items() if t}

@@ -69,7 +69,7 @@ def test_locks_cover_pyproject_and_agree_with_each_other():
     lab, test = {_normal(k): v for k, v in _lock("lab").items()}, {_normal(k): v for k, v in _lock("test").items()}
     for requirement in project["dependencies"] + project["optional-dependencies"]["lab"]:
         assert _normal(_name(requirement)) in lab, requirement
-    for requirement in project["optional-dependencies"]["test"]:
+    for requirement in _extra("test"):
         if "python_version < '3.11'" not in requirement:
             assert _normal(_name(requirement)) in test, requirement
     assert {k: test.get(k) for k in lab} == lab
@@ -81,20 +81,74 @@ def test_locks_cover_pyproject_and_agree_with_each_other():
     assert set(dpteach_needs) <= set(grading), "the autograder installs dpteach's wheel with --no-deps"
 
 
+def _extra(name: str) -> list[str]:
+    """An extra's requirements, the extras it names of dpteach itself (``dpteach[lab,book]``) spelled out."""
+    out = []
+    for requirement in _pyproject()["project"]["optional-dependencies"][name]:
+        own = re.fullmatch(r"dpteach\[([a-z,]+)\]", requirement)
+        out += sum((_extra(e) for e in own.group(1).split(",")), []) if own else [requirement]
+    return out
+
+
 def test_locked_versions_satisfy_pyproject():
-    """A lock that no longer satisfies pyproject.toml's ranges (a cap added, say) is stale: run `make lock`."""
+    """A lock that no longer satisfies pyproject.toml's ranges (a cap added, say) is stale: run `make lock`. Every
+    extra is in the test lock but the hub's, whose lock is its own (on top of the test lock)."""
     from packaging.requirements import Requirement
     project = _pyproject()["project"]
     test = {_normal(k): v for k, v in _lock("test").items()}
-    for line in project["dependencies"] + sum(project["optional-dependencies"].values(), []):
+    hub = {_normal(k): v for k, v in _lock("hub").items()}
+    for line in project["dependencies"] + sum((_extra(e) for e in project["optional-dependencies"]), []):
         requirement = Requirement(line)
         if requirement.marker is None or requirement.marker.evaluate({"python_version": "3.11"}):
-            version = test[_normal(requirement.name)]
+            version = (test | hub)[_normal(requirement.name)]
             assert requirement.specifier.contains(version, prereleases=True), f"{line}: locked {version}"
+
+
+def test_the_extras_by_role_and_the_command():
+    """pip install dpteach[ROLE]: a student's lab, an author's book, an instructor's grading and hub, the peers, the
+    developer's test (every role but the hub's, so the test lock holds them all); and the one dpteach command."""
+    project = _pyproject()["project"]
+    assert set(project["optional-dependencies"]) == {"lab", "book", "grading", "hub", "peers", "test"}
+    assert project["optional-dependencies"]["test"][0] == "dpteach[lab,book,grading,peers]"
+    assert project["scripts"] == {"dpteach": "dpteach.cli:main"}
+    hub = [_normal(line.strip()) for line in (ROOT / "requirements" / "hub.in").read_text().splitlines()
+           if line.strip() and not line.startswith("#")]
+    assert sorted(_normal(_name(r)) for r in _extra("hub")) == sorted(hub)
+
+
+def test_the_grading_extra_is_what_grading_needs_and_no_more():
+    """`pip install dpteach[grading]` and make grade's .venv-grading (requirements/grading.lock.txt) install
+    requirements/grading.in's list: no browser (Playwright), no book (Sphinx, MyST), no JupyterLab, no peer library
+    (dp-accounting, diffprivlib, scikit-learn); OpenDP is there for chapter 12's submissions."""
+    wanted = {_normal(line.strip()) for line in (ROOT / "requirements" / "grading.in").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    base = {_normal(_name(r)) for r in _pyproject()["project"]["dependencies"]}
+    assert {_normal(_name(r)) for r in _extra("grading")} == wanted - base
+    # the closure of the extra in the test lock: a package is there if something already there needs it ("# via")
+    needs: dict[str, set[str]] = {}
+    package = None
+    for line in (ROOT / "requirements" / "test.lock.txt").read_text().splitlines():
+        if line and not line.startswith((" ", "#")):
+            package = _normal(re.split(r"[=<>; ]", line, maxsplit=1)[0])
+        elif package and line.strip().lstrip("#").strip() not in ("", "via"):
+            parent = line.strip().lstrip("#").strip().removeprefix("via ").split(" ")[0]
+            needs.setdefault(_normal(parent), set()).add(package)
+    closure, todo = set(), list(wanted)
+    while todo:
+        name = todo.pop()
+        if name not in closure:
+            closure.add(name)
+            todo += needs.get(name, ())
+    grading_lock = {_normal(k) for k in _lock("grading")}
+    assert closure >= wanted and grading_lock >= wanted
+    for name in ("playwright", "sphinx", "myst-nb", "myst-parser", "sphinx-book-theme", "jupyterlab", "dp-accounting",
+                 "diffprivlib", "scikit-learn", "pytest", "nbconvert"):
+        assert name not in closure and name not in grading_lock, name
 
 
 def test_make_and_ci_install_from_the_locks():
     makefile = (ROOT / "Makefile").read_text()
+    assert "install --no-deps -r requirements/grading.lock.txt" in makefile
     assert "install --no-deps -r requirements/lab.lock.txt" in makefile
     assert "install --no-deps -r requirements/test.lock.txt" in makefile
     assert "install --no-deps -r requirements/present.lock.txt" in makefile
@@ -255,3 +309,68 @@ def test_every_variable_a_rule_needs_is_defined_before_the_rule():
     assert not late, f"variables used in a rule before they are assigned (line, name): {late}"
     assert "build/hub/node_modules/.bin/configurable-http-proxy" in subprocess.run(
         ["make", "-qp"], cwd=ROOT, capture_output=True, text=True).stdout.split("\ntest-slow:", 1)[1].split("\n", 1)[0]
+
+
+#: Each user-facing target with its variables, and what `dpteach` must then be given (the parsed options).
+ALIASES = [
+    ("lab", [], "lab", {}),
+    ("sync", [], "sync", {}),
+    ("execute", [], "execute", {"inplace": True, "timeout": 300}),
+    ("html", ["ONLINE=1", "INSTRUCTOR=1", "REPO=o/n", "HUB=https://hub.example.edu", "BRANCH=dev"], "html",
+     {"offline": False, "instructor": True, "repo": "o/n", "hub": "https://hub.example.edu", "branch": "dev"}),
+    ("html", [], "html", {"offline": True, "instructor": False, "repo": "", "branch": "main"}),
+    ("slides", ["ONLINE=1"], "slides", {"offline": False}),
+    ("present", ["CHAPTER=05"], "present", {"chapter": "05", "out": "build/present", "port": 8888}),
+    ("course", ["ROSTER=my roster.csv", "SEED=spring", "CHAPTERS=03 05", "PUBLIC=1", "ONLINE=1", "REPO=o/n",
+                "HUB=https://hub.example.edu", "BRANCH=dev"], "course",
+     {"roster": "my roster.csv", "seed": "spring", "chapters": ["03", "05"], "public": True, "offline": False,
+      "book": True, "repo": "o/n", "hub": "https://hub.example.edu", "branch": "dev"}),
+    ("grade", ["SUBMISSIONS=collected/", "CHAPTER=05", "OVERRIDES=my overrides.csv", "COURSE=c.json"], "grade",
+     {"submissions": ["collected/"], "chapter": "05", "overrides": "my overrides.csv", "course": "c.json"}),
+    ("grade", ["SUBMISSIONS=collected/"], "grade",
+     {"chapter": None, "overrides": None, "course": "build/course/instructor/course.json"}),
+    ("gradebook", ["OVERRIDES=o.csv", "COURSE=c.json"], "gradebook", {"overrides": "o.csv", "course": "c.json"}),
+    ("hub", ["USERS=7"], "hub", {"users": 7}),
+    ("bench-hub", ["STUDENTS=1 5"], "bench", {"options": ["--hub-only", "--students", "1 5"]}),
+    ("bench", ["BENCH_ARGS=--sliders-only"], "bench", {"options": ["--sliders-only"]}),
+]
+
+
+@pytest.mark.parametrize("target, variables, verb, expected", ALIASES)
+def test_each_target_is_an_alias_of_a_dpteach_verb(target, variables, verb, expected):
+    """`make -n TARGET VARIABLES` ends in the venv's `dpteach VERB ...`, which the command's own parser reads as the
+    variables say (a variable lost or misspelt on the way fails here, without running anything)."""
+    import shlex
+
+    from dpteach.cli import build_parser
+
+    dry = subprocess.run(["make", "-n", "--no-print-directory", target, *variables], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    runs = [shlex.split(line) for line in dry.replace("\\\n", " ").splitlines() if re.match(r"^\S*/bin/dpteach ", line)]
+    runs = [run for run in runs if run[1] == verb]
+    assert runs, dry
+    args = build_parser().parse_args(runs[0][1:])
+    assert {k: getattr(args, k) for k in expected} == expected
+
+
+def test_every_target_is_an_alias_the_bootstrap_or_a_test_tier():
+    """The Makefile's phony targets: each user-facing one is in ALIASES; the rest install (lock), test (pytest, or
+    tools/test_python.py), print the links with the system Python (before any venv), help, or clean."""
+    phony = set(" ".join(re.findall(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(), re.M)).split())
+    others = {"help", "check", "test", "test-slow", "test-seeds", "test-python", "lock", "binder-url", "nbgitpuller-url",
+              "clean"}
+    assert phony - others == {target for target, *_ in ALIASES}
+    assert "tools/test_python.py" in subprocess.run(["make", "-n", "test-python"], cwd=ROOT, capture_output=True,
+                                                    text=True).stdout
+
+
+def test_test_python_names_a_python_it_cannot_find_and_refuses_a_bad_version(tmp_path):
+    """make test-python (tools/test_python.py, standard library only): a missing interpreter stops the run before
+    anything is cloned, saying which; a version that is not X.Y is an argument error naming --pythons."""
+    tool = [sys.executable, str(ROOT / "tools" / "test_python.py"), "--clones", str(tmp_path / "clones"),
+            "--pyenv-root", str(tmp_path)]
+    missing = subprocess.run([*tool, "--pythons", "3.99"], capture_output=True, text=True)
+    assert missing.returncode == 1 and "no usable python3.99" in missing.stdout
+    assert not (tmp_path / "clones").exists()
+    bad = subprocess.run([*tool, "--pythons", "latest"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--pythons must be versions like '3.10 3.13' (got 'latest')" in bad.stderr

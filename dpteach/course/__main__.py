@@ -1,33 +1,27 @@
-"""The course wing's one entry point, run from the project's root (the folder holding notebooks/).
-
-    python -m dpteach.course assign [--seed N] [--chapters 03 05 ...] [--book] ...   # make course
-    python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSIONS...  # make grade
-    python -m dpteach.course gradebook --course build/course/instructor/course.json             # after overrides
-
-Each command parses its own options (``python -m dpteach.course assign --help``).
-"""
+"""``python -m dpteach.course VERB ...``: the course's verbs of the ``dpteach`` command (:mod:`dpteach.cli`), kept
+for scripts written before it. ``assign`` is ``dpteach course``; ``grade``, ``gradebook`` and ``gradescope`` are
+the verbs of the same names (``dpteach grade --help``)."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-#: Each command's module in this wing, and what it does.
-COMMANDS = {"assign": ("assign", "main", "homework per chapter: the students' notebooks and what the grader reads"),
-            "grade": ("grading", "main", "grade collected notebooks against a course's manifest"),
-            "gradebook": ("grading", "rewrite", "write the gradebook again from the graded records (after overrides)"),
-            "gradescope": ("gradescope", "main", "grade one Gradescope submission (what run_autograder runs)")}
+#: This wing's old verbs and the ``dpteach`` verb each one is.
+VERBS = {"assign": "course", "grade": "grade", "gradebook": "gradebook", "gradescope": "gradescope"}
 
 
 def main(argv: list[str] | None = None) -> int:
+    from dpteach.cli import main as dpteach
+
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in COMMANDS:
-        lines = [__doc__.split("\n\n")[0], "", "commands:"]
-        lines += [f"  {name:<10} {what}" for name, (_, _, what) in COMMANDS.items()]
-        print("\n".join(lines), file=sys.stderr if argv[:1] not in (["-h"], ["--help"]) else sys.stdout)
-        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    module, function, _ = COMMANDS[argv[0]]
-    return getattr(importlib.import_module(f"{__package__ or 'dpteach.course'}.{module}"), function)(argv[1:]) or 0
+    if not argv or argv[0] not in VERBS:
+        print(f"usage: python -m dpteach.course {{{','.join(VERBS)}}} ... (now: dpteach "
+              f"{'|'.join(VERBS.values())}; dpteach --help)", file=sys.stderr)
+        return 2
+    rest = argv[1:]
+    if argv[0] == "gradescope":     # its tree was --root here; --root is the project's in the dpteach command
+        rest = ["--tree" if word == "--root" else word for word in rest]
+    return dpteach([VERBS[argv[0]], *rest])
 
 
 if __name__ == "__main__":

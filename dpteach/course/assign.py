@@ -31,7 +31,6 @@ SUBMISSIONS...`` (:mod:`dpteach.course.grading`).
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -44,10 +43,9 @@ from pathlib import Path
 
 from ..exercises.variants import email_key, tag, variant
 from ..publish import editions
-from ..publish.assets import network_options
 from ..publish.paths import Project
 from . import edition, gradescope, leaks
-from .roster import Student, read_roster
+from .roster import Student
 
 
 def _folder_name(student: str) -> str:
@@ -327,51 +325,6 @@ def _write_answers(instructor: Path, manifest: dict, roster: list[Student] | Non
                 writer.writerow([student.id, student.name, stem, item["number"], edition.describe_params(params),
                                  _expected(cache, EXERCISES[item["checker"]], params)])
     _private(instructor / "answers.csv", table.getvalue())
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dpteach.course assign", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", type=Path, default=None, help="the project's root (default: the current directory)")
-    parser.add_argument("--roster", type=Path, default=None,
-                        help="a CSV of the students (id, name, email; an LMS's export): each gets numbers of their own")
-    parser.add_argument("--seed", default=None,
-                        help="the course's key, any text (default: 128 random bits, recorded); the same key rebuilds "
-                             "the same homework. Keep it as secret as the answers")
-    parser.add_argument("--public", action="store_true",
-                        help="one notebook for everyone, each student's numbers drawn from the course email they write "
-                             "in it (for Gradescope, which cannot hand out a file per student); not secret")
-    parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default build/course)")
-    parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
-    network_options(parser, "the book's MathJax, require.js and widget renderer")
-    parser.add_argument("--repo", default="", help="the COURSE's repository (its notebooks): launch links in the book")
-    parser.add_argument("--hub", default="", help="a JupyterHub URL: 'Open on a JupyterHub' links (needs --repo)")
-    parser.add_argument("--branch", default="main", help="the branch nbgitpuller pulls (default main)")
-    args = parser.parse_args(argv)
-    try:
-        project = Project(args.root)
-        roster = read_roster(args.roster) if args.roster else None
-    except ValueError as error:
-        parser.error(str(error))
-    try:
-        out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
-                           chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
-                           branch=args.branch, roster=roster, public=args.public)
-    except ValueError as error:
-        parser.error(str(error))
-    manifest = json.loads((out / "instructor" / "course.json").read_text(encoding="utf-8"))
-    count = sum(len(c["exercises"]) for c in manifest["chapters"].values())
-    who = ("each student's numbers drawn from their email (public variants)" if args.public else
-           f"{len(roster)} students, each with numbers of their own" if roster else "one set of numbers for the class")
-    print(f"course: {len(manifest['chapters'])} chapters of homework, {count} exercises; {who}")
-    print(f"  hand out: {out / 'students'}" + (" (by-student/<id>/: each student's own notebooks)" if roster else ""))
-    print(f"  keep:     {out / 'instructor'} (yours only: course.json, which the grader reads, and the answers)")
-    print(f"  Gradescope: {out / 'instructor' / 'gradescope'}/<chapter>.zip, an autograder per assignment")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 def sync_prompts(project: Project) -> list[str]:

@@ -13,7 +13,7 @@ write ``/autograder/results/results.json``.
 root only), ``run_autograder``, ``course.json`` (the assignment's part of the course file: its exercises,
 points, limits and each student's numbers, never the course's key), ``requirements.txt`` and the wheel.
 
-:func:`run` (``python -m dpteach.course gradescope``, what ``run_autograder`` starts) grades the one
+:func:`run` (``dpteach gradescope``, what ``run_autograder`` starts) grades the one
 submission with :func:`dpteach.course.grading.grade_submission`, at the numbers of the student the
 metadata names (matched to the roster by email: Gradescope's ``users[].id`` is its own, not the LMS's;
 with public variants, drawn from the email), and writes one test per exercise part. Student code runs
@@ -27,7 +27,6 @@ say why. Whatever the submission is or does, a valid ``results.json`` is written
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -58,13 +57,13 @@ chmod -R go-rwx /autograder/source    # the course file is root's alone
 
 RUN = """#!/usr/bin/env bash
 # Gradescope runs this for each submission, as root, from /autograder: dpteach grades the notebook in
-# /autograder/submission and writes /autograder/results/results.json (python -m dpteach.course gradescope).
+# /autograder/submission and writes /autograder/results/results.json (python -m dpteach gradescope).
 # It uses the venv setup.sh built, and the python3 on PATH where there is none (a test, or `otter run`-style
 # local use in an environment that has dpteach).
 python=/opt/dpteach/bin/python
 [ -x "$python" ] || python="$(command -v python3)"
 # DPTEACH_ISOLATION=bubblewrap|user forces one isolation (by default: bubblewrap where it starts, else a fresh uid).
-exec "$python" -m dpteach.course gradescope --root "${AUTOGRADER_ROOT:-/autograder}" ${DPTEACH_ISOLATION:+--isolation "$DPTEACH_ISOLATION"}
+exec "$python" -m dpteach gradescope --tree "${AUTOGRADER_ROOT:-/autograder}" ${DPTEACH_ISOLATION:+--isolation "$DPTEACH_ISOLATION"}
 """
 
 
@@ -249,18 +248,3 @@ def run(root: Path, isolation: str = "auto") -> dict:
     print(f"dpteach autograder ({sys.executable}): student {who or '(the class)'}; isolation: {said}; "
           f"score {result['score']}; {time.monotonic() - started:.1f} s")
     return result
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dpteach.course gradescope",
-                                     description="Grade one Gradescope submission (what run_autograder runs).")
-    parser.add_argument("--root", type=Path, default=Path("/autograder"), help="Gradescope's tree (default /autograder)")
-    parser.add_argument("--isolation", choices=("auto", "bubblewrap", "user"), default="auto",
-                        help="auto: bubblewrap where it starts, else a fresh uid (root only); the others force one")
-    args = parser.parse_args(argv)
-    run(args.root, args.isolation)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

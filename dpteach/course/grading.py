@@ -58,15 +58,12 @@ the naming of submissions are :mod:`dpteach.course.manifest`'s.
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import sandbox
-from .gradebook import columns, printable, summary, write_results
+from .gradebook import columns, summary, write_results
 from .identity import identify
 from .manifest import chapter_of, checker, find_submissions, forbidden_names, load_manifest, root_of, strays, student_id
 from .model import KINDS, Record
@@ -74,7 +71,7 @@ from .running import DEFAULT, Options, Run, execute
 from .submission import grade_exercise, grade_submission
 
 __all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execute", "find_submissions", "fingerprint",
-           "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "load_manifest", "main", "student_id",
+           "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "load_manifest", "student_id",
            "summary", "write_results"]
 
 
@@ -199,106 +196,3 @@ def load_overrides(path: str | None, course: str | Path, manifest: dict) -> dict
     if path is None and not default.exists():
         return {}
     return read_overrides(path or default, manifest)
-
-
-def rewrite(argv: Sequence[str] | None = None) -> int:
-    """``python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides F]``: write the
-    gradebooks, exports, pages and report again from the stored records (after changing overrides), grading nothing."""
-    parser = argparse.ArgumentParser(prog="python -m dpteach.course gradebook", description=rewrite.__doc__.split(":")[0])
-    parser.add_argument("--course", required=True, help="the course manifest (build/course/instructor/course.json)")
-    parser.add_argument("--out", default="build/graded", help="the folder a grading run wrote (gradebook.csv, feedback/)")
-    parser.add_argument("--overrides", default=None, help="a CSV id,chapter,exercise,points,reason (default: "
-                                                          "overrides.csv beside the course file)")
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    try:
-        manifest = load_manifest(args.course)
-        overrides = load_overrides(args.overrides, args.course, manifest)
-    except ValueError as error:
-        parser.error(str(error))
-    if not (Path(args.out) / "feedback").is_dir():
-        parser.error(f"--out {args.out} holds no graded records (feedback/): grade first")
-    print(f"wrote {write_results([], manifest, args.out, overrides)} ({len(overrides)} overrides)")
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["grade"]:
-        argv = argv[1:]
-    parser = argparse.ArgumentParser(prog="python -m dpteach.course grade",
-                                     description="Grade students' notebooks against a course manifest.")
-    parser.add_argument("submissions", nargs="+", help="notebooks, or folders searched for *.ipynb")
-    parser.add_argument("--course", required=True, help="the course manifest (build/course/instructor/course.json)")
-    parser.add_argument("--out", default="build/graded", help="where gradebook.csv and feedback/ go")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once (default: cores)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds for a whole notebook's run")
-    parser.add_argument("--cell-timeout", type=float, default=60.0,
-                        help="seconds for one cell: a cell that runs longer is stopped, and costs the exercises after it")
-    parser.add_argument("--memory", type=int, default=2048, help="MB of memory for a notebook's sandbox")
-    parser.add_argument("--function-timeout", type=float, default=20.0, help="seconds for a function's hidden cases")
-    parser.add_argument("--unsafe", action="store_true",
-                        help="run the notebooks WITHOUT a sandbox, as plain processes of yours: only for files you "
-                             "trust (the gradebook and the summary record it)")
-    parser.add_argument("--unwatched", action="store_true",
-                        help="with --unsafe: do not compare dpteach's files before and after each notebook (only for "
-                             "a working copy whose files are being edited meanwhile)")
-    parser.add_argument("--pattern", default="",
-                        help="a regex with a named group `id` that names the student in each file's (or folder's) name, "
-                             "as nbgrader's zip_collect; by default Canvas's and Moodle's bulk-download names are read")
-    parser.add_argument("--chapter", default=None,
-                        help="the assignment these notebooks answer (a chapter of the course, as 05 or its name): a "
-                             "notebook registered for another chapter is flagged, and its grade replaces none stored")
-    parser.add_argument("--figures", action="store_true",
-                        help="draw the chapters' figures and sliders too (slower; by default they are stand-ins)")
-    parser.add_argument("--overrides", default=None,
-                        help="a CSV of your changes (id,chapter,exercise,points,reason), applied to the gradebook "
-                             "(default: overrides.csv beside the course file, if there is one)")
-    args = parser.parse_args(argv)
-    for name, value, low in (("--jobs", args.jobs, 1), ("--timeout", args.timeout, 1), ("--memory", args.memory, 256),
-                             ("--function-timeout", args.function_timeout, 1), ("--cell-timeout", args.cell_timeout, 1)):
-        if not value >= low:
-            parser.error(f"{name} must be ≥ {low} (got {value})")
-    if args.pattern:
-        import re
-        try:
-            groups = re.compile(args.pattern).groupindex
-        except re.error as error:
-            parser.error(f"--pattern must be a regular expression (got {args.pattern!r}: {error})")
-        if "id" not in groups:
-            parser.error(f"--pattern must have a named group (?P<id>...) for the student (got {args.pattern!r})")
-    try:
-        manifest = load_manifest(args.course)
-        paths = find_submissions(args.submissions)
-        overrides = load_overrides(args.overrides, args.course, manifest)
-    except ValueError as error:
-        parser.error(str(error))
-    assignment = None
-    if args.chapter is not None:
-        assignment = next((c for c in manifest["chapters"] if args.chapter in (c, c[:2]) or args.chapter.zfill(2) == c[:2]),
-                          None)
-        if assignment is None:
-            parser.error(f"--chapter must be one of the course's chapters ({', '.join(manifest['chapters'])}), "
-                         f"got {args.chapter!r}")
-    if not paths:
-        parser.error("no notebooks found in " + ", ".join(args.submissions))
-    options = Options(timeout=args.timeout, memory_mb=args.memory, function_timeout=args.function_timeout,
-                      figures=args.figures, cell_timeout=args.cell_timeout,
-                      isolation="none" if args.unsafe else "bubblewrap", pattern=args.pattern)
-    started = time.monotonic()
-    try:
-        records = grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
-                            roots=args.submissions, assignment=assignment,
-                            progress=lambda r: print(printable(f"  {r['id'] or r['file']}: {r['total']}/{r['possible']} "
-                                                               f"{r['status']}"), flush=True))
-    except sandbox.SandboxUnavailable as error:
-        print(f"not graded: {error}", file=sys.stderr)
-        return 3
-    took = time.monotonic() - started
-    gradebook = write_results(records + stray_records(args.submissions), manifest, args.out, overrides)
-    print(summary(records, took))
-    print(f"wrote {gradebook} and {Path(args.out) / 'feedback'}/")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -89,13 +89,3 @@ def book_assets(work: Path, cache: Path) -> Path:
     # MathJax's TeX fonts (assistive MathML and a few symbols ask for them; the PyPI copy has STIX-Web only).
     extract(npm_pack(*MATHJAX_TEX_FONTS[:2], cache), MATHJAX_TEX_FONTS[2], assets)
     return assets
-
-
-def network_options(command, assets: str) -> None:
-    """Add ``--offline`` (the default: pages that need no network, ``assets`` copied in) and ``--online`` (``assets``
-    from CDNs) to an ``argparse`` command; its ``offline`` is True unless ``--online`` is given."""
-    where = command.add_mutually_exclusive_group()
-    where.add_argument("--offline", dest="offline", action="store_true", default=True,
-                       help=f"copy {assets} in: no network needed (the default)")
-    where.add_argument("--online", dest="offline", action="store_false",
-                       help=f"load {assets} from CDNs (a smaller folder that needs the network)")

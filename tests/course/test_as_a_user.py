@@ -70,7 +70,7 @@ def graded_as_nobody():
         instructor.chmod(0o700)
         env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8", "PYTHONPATH": str(source)}
         started = time.monotonic()
-        graded = _as_nobody([str(venv / "bin" / "python"), "-m", "dpteach.course", "grade", "--course",
+        graded = _as_nobody([str(venv / "bin" / "python"), "-m", "dpteach", "grade", "--course",
                              str(paths["course"]), str(folder), "--out", str(instructor / "graded"), "--jobs", "2"],
                             cwd=source, env=env, timeout=600)
         seconds = time.monotonic() - started

@@ -20,6 +20,7 @@ import pytest
 from helpers import ROOT, needs_sandbox
 from submissions import fill_cells, roster_answers
 
+from dpteach import cli
 from dpteach.course import assign, edition, grading
 from dpteach.course.roster import read_roster
 from dpteach.exercises import EXERCISES
@@ -222,7 +223,7 @@ def test_regrading_the_gradebook_from_the_records_applies_a_changed_override(run
     overrides = tmp_path / "overrides.csv"
     overrides.write_text("id,chapter,exercise,points,reason\n5002,05_accuracy_census_names,exercise_4,2,"
                          "asked in class: dpteach was allowed\n", encoding="utf-8")
-    assert grading.rewrite(["--course", str(course), "--out", str(graded), "--overrides", str(overrides)]) == 0
+    assert cli.main(["gradebook", "--course", str(course), "--out", str(graded), "--overrides", str(overrides)]) == 0
     by_id = {row[0]: row for row in _rows(graded / "gradebook.csv")[1:]}
     header = _rows(graded / "gradebook.csv")[0]
     assert by_id["5002"][header.index("total")] == "4" and by_id["5001"][header.index("total")] == "0"

@@ -17,6 +17,7 @@ from submissions import ALL_WRONG, CHAPTER, MANIFEST, OPTIONS, PARAMS_1, RIGHT_1
 
 import dpteach as dp
 import dpteach.exercises as ex
+from dpteach import cli
 from dpteach.course import grading, reading
 from dpteach.course.functions import SandboxedFunction
 from dpteach.course.model import GradingError
@@ -436,7 +437,7 @@ def test_bad_limits_are_refused_naming_the_parameter():
 @pytest.mark.parametrize("pattern, words", [("(", "must be a regular expression"), ("hw05", "named group (?P<id>")])
 def test_a_bad_pattern_is_refused_before_anything_runs(pattern, words, capsys):
     with pytest.raises(SystemExit):
-        grading.main(["--course", "nowhere.json", "nowhere", "--pattern", pattern])
+        cli.main(["grade", "--course", "nowhere.json", "nowhere", "--pattern", pattern])
     assert words in capsys.readouterr().err
 
 

@@ -1,4 +1,4 @@
-"""Attacks on whose a grade is and which chapter it counts for, run through ``python -m dpteach.course grade``.
+"""Attacks on whose a grade is and which chapter it counts for, run through ``dpteach grade``.
 
 A six-student course (chapters 04 and 05, a roster with a name a spreadsheet would run) is graded three times
 into one ``--out``, as a term goes:
@@ -31,6 +31,7 @@ import pytest
 from helpers import ROOT, needs_sandbox
 from submissions import roster_answers
 
+from dpteach import cli
 from dpteach.course import assign, grading
 from dpteach.course.roster import read_roster
 from dpteach.exercises import EXERCISES
@@ -93,7 +94,7 @@ def _hand_in(course, manifest, sid, chapter, how, target):
 def _grade(course_file, folder, out, chapter):
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        code = grading.main(["grade", "--course", str(course_file), str(folder), "--out", str(out), "--chapter",
+        code = cli.main(["grade", "--course", str(course_file), str(folder), "--out", str(out), "--chapter",
                              chapter, *LIMITS])
     assert code == 0
     return printed.getvalue()
@@ -256,5 +257,5 @@ def test_a_chapter_not_in_the_course_is_refused_naming_the_option(tmp_path, caps
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "ada.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()), encoding="utf-8")
     with pytest.raises(SystemExit):
-        grading.main(["--course", str(tmp_path / "course.json"), str(tmp_path / "in"), "--chapter", "07"])
+        cli.main(["grade", "--course", str(tmp_path / "course.json"), str(tmp_path / "in"), "--chapter", "07"])
     assert "--chapter must be one of the course's chapters (05_accuracy_census_names), got '07'" in capsys.readouterr().err

@@ -122,7 +122,7 @@ def _hidden_code(stem: str) -> list[str]:
 def built(tmp_path_factory):
     """Every chapter's deck, built as `make slides` builds it (its own process; the chapters executed afresh)."""
     work = tmp_path_factory.mktemp("slides")
-    done = subprocess.run([sys.executable, "-m", "dpteach.publish", "slides", "--offline", "--out", str(work / "slides"),
+    done = subprocess.run([sys.executable, "-m", "dpteach", "slides", "--offline", "--out", str(work / "slides"),
                            "--executed", str(work / "executed")], cwd=ROOT, capture_output=True, text=True, timeout=3600)
     assert done.returncode == 0, done.stderr[-3000:]
     pages = sorted((work / "slides").glob("*.slides.html"))

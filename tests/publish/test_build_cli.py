@@ -1,4 +1,4 @@
-"""The publishing wing's entry point, ``python -m dpteach.publish``: it works on the project it is run in.
+"""The publishing verbs of ``dpteach`` (``python -m dpteach``): they work on the project they are run in.
 
 The package is installed (editable) from this repository; run from another folder holding a
 notebooks/ folder, the build must read and write there, never in this repository's build/.
@@ -31,7 +31,7 @@ def _tiny_project(tmp_path):
 
 
 def _build(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "dpteach.publish", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "dpteach", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=300)
 
 
@@ -70,23 +70,7 @@ def test_a_folder_without_notebooks_is_refused(tmp_path):
     assert Project(ROOT).executed == ROOT.resolve() / "build" / "executed"
 
 
-def test_the_course_wing_hands_each_command_to_its_module(monkeypatch):
-    """`python -m dpteach.course assign|grade|gradebook|gradescope ...` hands everything after the command to its
-    module's function; no command, or an unknown one, prints the commands and exits 2."""
-    from dpteach.course import __main__ as cli
-
-    calls = []
-    assert set(cli.COMMANDS) == {"assign", "grade", "gradebook", "gradescope"}
-    monkeypatch.setattr("dpteach.course.grading.main", lambda argv: calls.append(("main", argv)) or 0)
-    monkeypatch.setattr("dpteach.course.grading.rewrite", lambda argv: calls.append(("rewrite", argv)) or 0)
-    assert cli.main(["grade", "a.ipynb", "--course", "c.json"]) == 0
-    assert cli.main(["gradebook", "--course", "c.json"]) == 0
-    assert calls == [("main", ["a.ipynb", "--course", "c.json"]), ("rewrite", ["--course", "c.json"])]
-    assert cli.main([]) == 2 and cli.main(["course"]) == 2
-    assert cli.main(["--help"]) == 0
-
-
-def test_the_publishing_wing_no_longer_takes_the_course_commands(tmp_path):
-    """Homework lives in the course wing: `python -m dpteach.publish course` is refused by argparse."""
+def test_an_unknown_verb_is_refused(tmp_path):
+    """`dpteach assign` (the course wing's old verb: now `dpteach course`) is refused by argparse."""
     done = _build("assign", cwd=_tiny_project(tmp_path))
     assert done.returncode == 2 and "invalid choice" in done.stderr
