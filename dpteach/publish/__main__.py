@@ -6,6 +6,7 @@
     python -m dpteach.publish mark [--force]                       # slide marks into the chapters
     python -m dpteach.publish instructor NOTEBOOKS... --out DIR     # instructor editions
     python -m dpteach.publish present NOTEBOOK --out DIR            # a chapter to present live (make present)
+    python -m dpteach.publish docs [--online] [--out DIR]           # the documentation (docs/) in build/docs
 
 Every command reads and writes under ``--root`` (default: the current directory), never beside
 the installed package; paths given to it are relative to that root. Homework and grading have an
@@ -65,6 +66,10 @@ def _parser() -> argparse.ArgumentParser:
     present.add_argument("notebook", type=Path, help="the chapter's notebook (in notebooks/)")
     present.add_argument("--out", type=Path, required=True, help="the folder to present from (its contents are replaced)")
 
+    docs = commands.add_parser("docs", help="the documentation (the pages of docs/) in build/docs, built like the book")
+    network_options(docs, "MathJax, require.js and the widget renderer")
+    docs.add_argument("--out", type=Path, default=None, help="output folder (default build/docs)")
+
     return parser
 
 
@@ -118,6 +123,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
         for path in written:
             print(path)
+        return 0
+    if args.command == "docs":
+        from .docs_site import build_docs
+
+        for page in build_docs(project, args.out, offline=args.offline):
+            print(page)
         return 0
     if args.command == "html":
         from .book_site import build_html
