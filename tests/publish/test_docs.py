@@ -1,0 +1,106 @@
+"""The documentation's pages (docs/, MyST), read without building them (fast tier).
+
+Every page is in the index's tables of contents, and every entry there is a page; every `make X` the pages and
+the README name is a target of the Makefile; every `python -m dpteach.… VERB` they name answers `--help`; every
+option of `benchmarks/run.py` they give is one it defines; the README's links to the docs reach a page and a
+heading of it. The site itself is built and opened in Chromium by test_docs_site.py (slow tier).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT
+
+from dpteach.publish.docs_site import GENERATED, pages, reachable, toctree
+
+DOCS = ROOT / "docs"
+TEXTS = {path: path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]}
+#: `make X` in a code span, or a line of a code block that starts with make
+_MAKE = re.compile(r"`make ([a-z][\w-]*)|^\s{4,}make ([a-z][\w-]*)", re.M)
+_MODULE = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)")
+_BENCH = re.compile(r"benchmarks/run\.py((?: [-\w]+)+)")
+
+
+def _targets() -> set[str]:
+    return set(re.findall(r"^([a-z][\w-]*)\s*:(?!=)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+
+
+def _named(pattern: re.Pattern) -> dict[tuple, list[str]]:
+    found: dict[tuple, list[str]] = {}
+    for path, text in TEXTS.items():
+        for match in pattern.finditer(text):
+            key = tuple(g for g in match.groups() if g)
+            found.setdefault(key, []).append(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as MyST (myst_heading_anchors) and GitHub write it."""
+    return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", heading.strip().lower()))
+
+
+def test_every_page_is_in_the_index_tables_of_contents_and_every_entry_is_a_page():
+    reached = reachable(DOCS)
+    assert reached[0] == "index" and len(reached) >= 12, reached
+    existing = set(pages(DOCS))
+    assert existing <= set(reached), f"pages no table of contents lists: {sorted(existing - set(reached))}"
+    assert set(reached) <= existing | set(GENERATED), f"entries that are no page: {sorted(set(reached) - existing)}"
+    for name in ("student", "book", "instructor/index", "instructor/grading", "instructor/gradescope", "author",
+                 "peers", "accessibility", "reference/command-line"):
+        assert name in reached, name
+
+
+def test_toctree_reads_the_entries_of_a_block():
+    text = "# T\n\n```{toctree}\n:hidden:\n:maxdepth: 2\n\nstudent\ninstructor/index\n```\n\n```python\nx\n```\n"
+    assert toctree(text) == ["student", "instructor/index"]
+
+
+def test_every_make_target_named_is_one_of_the_makefile():
+    named, targets = _named(_MAKE), _targets()
+    assert len(named) >= 15 and {("lab",), ("check",), ("test",), ("docs",)} <= set(named), sorted(named)
+    missing = {key[0]: where for key, where in named.items() if key[0] not in targets}
+    assert not missing, f"`make X` named where the Makefile has no X: {missing}"
+
+
+def test_the_check_of_make_targets_catches_a_target_that_does_not_exist():
+    found = _MAKE.findall("run `make lab`, then `make no-such-target`:\n\n    make grade SUBMISSIONS=x/\n")
+    assert [a or b for a, b in found] == ["lab", "no-such-target", "grade"]
+    assert "no-such-target" not in _targets()
+
+
+@pytest.mark.parametrize("command", sorted(_named(_MODULE)), ids=" ".join)
+def test_every_module_command_named_answers_help(command):
+    module, verb = command
+    done = subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0 and "usage" in done.stdout.lower(), (command, done.stderr[-500:])
+
+
+def test_every_benchmark_option_named_is_one_run_py_defines():
+    source = (ROOT / "benchmarks" / "run.py").read_text(encoding="utf-8")
+    named = _named(_BENCH)
+    assert named, "the docs name benchmarks/run.py"
+    for (args,), where in named.items():
+        for word in args.split():
+            assert f'"{word}"' in source, (word, where)
+
+
+def test_the_readme_links_to_pages_and_headings_that_exist():
+    links = re.findall(r"\]\((docs/[^)#\s]+)(?:#([^)\s]+))?\)", TEXTS[ROOT / "README.md"])
+    assert {"docs/index.md", "docs/student.md", "docs/instructor/index.md", "docs/author.md", "docs/peers.md",
+            "docs/accessibility.md", "docs/reference/command-line.md"} <= {path for path, _ in links}
+    for path, anchor in links:
+        target = ROOT / path
+        if path.removeprefix("docs/").removesuffix(".md") in GENERATED and not target.exists():
+            continue            # written by its own tool (the command line's reference)
+        assert target.is_file(), path
+        if anchor:
+            headings = re.findall(r"^#{1,3} (.+)$", target.read_text(encoding="utf-8"), re.M)
+            assert anchor in {_slug(h) for h in headings}, (path, anchor)
+
+
+def test_the_readme_is_one_screen():
+    assert len(TEXTS[ROOT / "README.md"].splitlines()) <= 110
