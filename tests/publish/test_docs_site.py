@@ -87,7 +87,7 @@ def visits(browser, site) -> dict[str, dict]:
         violations = _axe(page)
         if violations:
             seen["axe"] = violations
-        if path.name == "index.html":
+        if path == out / "index.html":
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "docs_index.png"))
         page.set_viewport_size({"width": 320, "height": 640})
