@@ -80,7 +80,8 @@ def build_docs(project: Project, out: Path | None = None, *, offline: bool = Tru
     a reader reaches from the index, the index first."""
     folder = docs_folder(project)
     if not (folder / "index.md").is_file():
-        raise ValueError(f"docs must hold index.md, the site's first page (got a project whose {folder} has none)")
+        raise ValueError(f"project must hold docs/index.md, the site's first page (got {str(project.root)!r}, "
+                         "whose docs/ has none)")
     out = Path(out) if out is not None else project.build / "docs"
     work = Path(work) if work is not None else out.parent / f".{out.name}-sources"
     shutil.rmtree(work, ignore_errors=True)

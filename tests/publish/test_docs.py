@@ -15,7 +15,8 @@ import sys
 import pytest
 from helpers import ROOT
 
-from dpteach.publish.docs_site import GENERATED, pages, reachable, toctree
+from dpteach.publish.docs_site import GENERATED, build_docs, pages, reachable, toctree
+from dpteach.publish.paths import Project
 
 DOCS = ROOT / "docs"
 TEXTS = {path: path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]}
@@ -104,3 +105,10 @@ def test_the_readme_links_to_pages_and_headings_that_exist():
 
 def test_the_readme_is_one_screen():
     assert len(TEXTS[ROOT / "README.md"].splitlines()) <= 110
+
+
+def test_a_project_without_docs_is_refused_with_what_it_lacks(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    with pytest.raises(ValueError, match=r"project must hold docs/index\.md.*whose docs/ has none"):
+        build_docs(Project(tmp_path), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
