@@ -1,9 +1,10 @@
 """The documentation's pages (docs/, MyST), read without building them (fast tier).
 
 Every page is in the index's tables of contents, and every entry there is a page; every `make X` the pages and
-the README name is a target of the Makefile; every `python -m dpteach.… VERB` they name answers `--help`; every
-option of `benchmarks/run.py` they give is one it defines; the README's links to the docs reach a page and a
-heading of it. The site itself is built and opened in Chromium by test_docs_site.py (slow tier).
+the README name is a target of the Makefile, and every variable given to it one the Makefile reads; every
+`python -m dpteach.… VERB` they name answers `--help` and takes the options given to it (and the grader every
+option the grading page names); every option of `benchmarks/run.py` they give is one it defines; the README's
+links to the docs reach a page and a heading of it. The site itself is built and opened in Chromium by test_docs_site.py (slow tier).
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ DOCS = ROOT / "docs"
 TEXTS = {path: path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]}
 #: `make X` in a code span, or a line of a code block that starts with make
 _MAKE = re.compile(r"`make ([a-z][\w-]*)|^\s{4,}make ([a-z][\w-]*)", re.M)
+#: the variables given to make in a code span or a code block's line (CHAPTER=03), comments left out
+_MAKE_VARIABLES = re.compile(r"`make [a-z][\w-]*([^`]*)`|^\s{4,}make [a-z][\w-]*([^#\n]*)", re.M)
 _MODULE = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)")
+#: a module's command with the options given to it (up to the code span's or the line's end)
+_MODULE_OPTIONS = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)([^`\n]*)")
 _BENCH = re.compile(r"benchmarks/run\.py((?: [-\w]+)+)")
 
 
@@ -67,6 +72,15 @@ def test_every_make_target_named_is_one_of_the_makefile():
     assert not missing, f"`make X` named where the Makefile has no X: {missing}"
 
 
+def test_every_variable_given_to_make_is_one_the_makefile_reads():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    given = {name for text in TEXTS.values() for match in _MAKE_VARIABLES.finditer(text)
+             for name in re.findall(r"\b([A-Z][A-Z_]*)=", match.group(1) or match.group(2) or "")}
+    assert {"CHAPTER", "CHAPTERS", "ROSTER", "SUBMISSIONS", "REPO", "HUB", "ONLINE", "INSTRUCTOR"} <= given, given
+    unread = {name for name in given if f"$({name})" not in makefile and f"{name})" not in makefile}
+    assert not unread, f"variables given to make that the Makefile never reads: {unread}"
+
+
 def test_the_check_of_make_targets_catches_a_target_that_does_not_exist():
     found = _MAKE.findall("run `make lab`, then `make no-such-target`:\n\n    make grade SUBMISSIONS=x/\n")
     assert [a or b for a, b in found] == ["lab", "no-such-target", "grade"]
@@ -78,6 +92,30 @@ def test_every_module_command_named_answers_help(command):
     module, verb = command
     done = subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0 and "usage" in done.stdout.lower(), (command, done.stderr[-500:])
+
+
+def test_every_option_given_to_a_module_command_is_one_it_takes():
+    given: dict[tuple, set[str]] = {}
+    for text in TEXTS.values():
+        for module, verb, rest in _MODULE_OPTIONS.findall(text):
+            given.setdefault((module, verb), set()).update(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", rest))
+    assert given[("dpteach.course", "grade")] >= {"--course", "--chapter"}, given
+    for (module, verb), options in given.items():
+        if options:
+            done = subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True,
+                                  text=True)
+            missing = {o for o in options if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", done.stdout)}
+            assert not missing, (module, verb, missing)
+
+
+def test_every_option_the_grading_page_names_is_one_grade_takes():
+    """The grading page names the grader's options on their own (`--jobs N`, `--cell-timeout`): each is one of
+    `python -m dpteach.course grade`'s."""
+    named = set(re.findall(r"`(--[a-z][\w-]*)", (DOCS / "instructor" / "grading.md").read_text(encoding="utf-8")))
+    assert named >= {"--jobs", "--timeout", "--cell-timeout", "--memory", "--unsafe", "--pattern", "--figures"}, named
+    usage = subprocess.run([sys.executable, "-m", "dpteach.course", "grade", "--help"], cwd=ROOT, capture_output=True,
+                           text=True).stdout
+    assert not {o for o in named if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", usage)}, (named, usage)
 
 
 def test_every_benchmark_option_named_is_one_run_py_defines():
