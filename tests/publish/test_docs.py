@@ -9,6 +9,7 @@ links to the docs reach a page and a heading of it. The site itself is built and
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import sys
@@ -29,6 +30,12 @@ _MODULE = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)")
 #: a module's command with the options given to it (up to the code span's or the line's end)
 _MODULE_OPTIONS = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)([^`\n]*)")
 _BENCH = re.compile(r"benchmarks/run\.py((?: [-\w]+)+)")
+
+
+@functools.cache
+def _usage(module: str, verb: str) -> subprocess.CompletedProcess:
+    """``python -m MODULE VERB --help``, run once per test session."""
+    return subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True, text=True)
 
 
 def _targets() -> set[str]:
@@ -90,7 +97,7 @@ def test_the_check_of_make_targets_catches_a_target_that_does_not_exist():
 @pytest.mark.parametrize("command", sorted(_named(_MODULE)), ids=" ".join)
 def test_every_module_command_named_answers_help(command):
     module, verb = command
-    done = subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True, text=True)
+    done = _usage(module, verb)
     assert done.returncode == 0 and "usage" in done.stdout.lower(), (command, done.stderr[-500:])
 
 
@@ -102,8 +109,7 @@ def test_every_option_given_to_a_module_command_is_one_it_takes():
     assert given[("dpteach.course", "grade")] >= {"--course", "--chapter"}, given
     for (module, verb), options in given.items():
         if options:
-            done = subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True,
-                                  text=True)
+            done = _usage(module, verb)
             missing = {o for o in options if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", done.stdout)}
             assert not missing, (module, verb, missing)
 
@@ -113,8 +119,7 @@ def test_every_option_the_grading_page_names_is_one_grade_takes():
     `python -m dpteach.course grade`'s."""
     named = set(re.findall(r"`(--[a-z][\w-]*)", (DOCS / "instructor" / "grading.md").read_text(encoding="utf-8")))
     assert named >= {"--jobs", "--timeout", "--cell-timeout", "--memory", "--unsafe", "--pattern", "--figures"}, named
-    usage = subprocess.run([sys.executable, "-m", "dpteach.course", "grade", "--help"], cwd=ROOT, capture_output=True,
-                           text=True).stdout
+    usage = _usage("dpteach.course", "grade").stdout
     assert not {o for o in named if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", usage)}, (named, usage)
 
 
