@@ -261,6 +261,12 @@ nbgitpuller-url:
 	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=owner/name|https://host/clone/url.git [BRANCH=main]"; exit 2; }
 	@$(PYTHON) dpteach/publish/links.py nbgitpuller "$(HUB)" "$(REPO)" --branch "$(BRANCH)"
 
+# The documentation: the MyST pages of docs/ as a site in build/docs/, built like the book (its Sphinx configuration,
+# theme and bundled assets: no network needed; ONLINE=1 loads MathJax and the widget renderer from CDNs).
+.PHONY: docs
+docs: $(VENV)/.test-installed
+	$(BIN)/python -m dpteach.publish docs $(if $(ONLINE),--online)
+
 clean:
 	rm -rf build .pytest_cache
 
@@ -285,9 +291,3 @@ test-python:
 	    --ignore-glob='tests/*test_browser_*.py' --ignore=tests/hub --ignore=tests/peers) || exit 1; \
 	  echo "== Python $$v: passed in $$(( $$(date +%s) - start )) s"; \
 	done
-
-# The documentation: the MyST pages of docs/ as a site in build/docs/, built like the book (its Sphinx configuration,
-# theme and bundled assets: no network needed; ONLINE=1 loads MathJax and the widget renderer from CDNs).
-.PHONY: docs
-docs: $(VENV)/.test-installed
-	$(BIN)/python -m dpteach.publish docs $(if $(ONLINE),--online)

@@ -97,5 +97,7 @@ def build_docs(project: Project, out: Path | None = None, *, offline: bool = Tru
     overrides = {"dpteach_offline": int(offline), "html_title": TITLE, "project": TITLE}
     if offline:
         overrides["dpteach_assets"] = str(book_assets(work, cache or project.npm_cache))
-    run_sphinx(project, src, out, work, overrides, what="the documentation")
+    done = run_sphinx(project, src, out, work, overrides)
+    if done.returncode != 0 or done.stderr.strip():
+        raise RuntimeError(f"the Sphinx build of the documentation failed or warned:\n{done.stderr[-4000:]}")
     return [out / f"{name}.html" for name in reachable(src)]

@@ -24,7 +24,7 @@ ARTIFACTS = Path("artifacts") / "screenshots"
 #: True once the open notebook's kernel is started, connected and idle. The status bar says
 #: "Idle" earlier than that, and a Run All clicked in between starts a second kernel that
 #: replaces the first: the first cell runs and the rest are cancelled (seen on a cold start;
-#: upstream, jupyterlab/jupyterlab#8490; docs/student.md tells students what to do).
+#: upstream, jupyterlab/jupyterlab#8490; the README tells students what to do).
 KERNEL_READY = """() => {
     const context = window.jupyterapp?.shell?.currentWidget?.sessionContext;
     const kernel = context?.session?.kernel;
