@@ -2,8 +2,8 @@
 
 Every page is in the index's tables of contents, and every entry there is a page; every `make X` the pages and
 the README name is a target of the Makefile, and every variable given to it one the Makefile reads; every
-`python -m dpteach.… VERB` they name answers `--help` and takes the options given to it (and the grader every
-option the grading page names); every option of `benchmarks/run.py` they give is one it defines; the README's
+command of the package they name (`python -m dpteach.… VERB`, `dpteach VERB`) answers `--help` and takes the
+options given to it (and the grader every option the grading page names); every option of `benchmarks/run.py` they give is one it defines; the README's
 links to the docs reach a page and a heading of it. The site itself is built and opened in Chromium by test_docs_site.py (slow tier).
 """
 
@@ -26,9 +26,9 @@ TEXTS = {path: path.read_text(encoding="utf-8") for path in [ROOT / "README.md",
 _MAKE = re.compile(r"`make ([a-z][\w-]*)|^\s{4,}make ([a-z][\w-]*)", re.M)
 #: the variables given to make in a code span or a code block's line (CHAPTER=03), comments left out
 _MAKE_VARIABLES = re.compile(r"`make [a-z][\w-]*([^`]*)`|^\s{4,}make [a-z][\w-]*([^#\n]*)", re.M)
-_MODULE = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)")
-#: a module's command with the options given to it (up to the code span's or the line's end)
-_MODULE_OPTIONS = re.compile(r"python -m (dpteach(?:\.\w+)*) ([a-z][\w-]*)([^`\n]*)")
+#: a command of the package with what is given to it up to the code span's or the line's end: `python -m
+#: dpteach.course grade …`, or the dpteach command (`dpteach grade …`, a code block's line, .venv/bin/dpteach …)
+_COMMAND = re.compile(r"(?:python -m (dpteach(?:\.\w+)*)|(?:^\s{4,}|[`/])dpteach) ([a-z][\w-]*)([^`\n]*)", re.M)
 _BENCH = re.compile(r"benchmarks/run\.py((?: [-\w]+)+)")
 
 
@@ -36,6 +36,21 @@ _BENCH = re.compile(r"benchmarks/run\.py((?: [-\w]+)+)")
 def _usage(module: str, verb: str) -> subprocess.CompletedProcess:
     """``python -m MODULE VERB --help``, run once per test session."""
     return subprocess.run([sys.executable, "-m", module, verb, "--help"], cwd=ROOT, capture_output=True, text=True)
+
+
+def _commands(text: str) -> dict[tuple[str, str], set[str]]:
+    """Each command of the package ``text`` names, as (module, verb), with the options given to it."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for match in _COMMAND.finditer(text):
+        options = re.findall(r"(?<![\w-])(--[a-z][\w-]*)", match.group(3).split(" #")[0])     # no comment
+        found.setdefault((match.group(1) or "dpteach", match.group(2)), set()).update(options)
+    return found
+
+
+COMMANDS: dict[tuple[str, str], set[str]] = {}
+for _text in TEXTS.values():
+    for _key, _options in _commands(_text).items():
+        COMMANDS.setdefault(_key, set()).update(_options)
 
 
 def _targets() -> set[str]:
@@ -94,24 +109,23 @@ def test_the_check_of_make_targets_catches_a_target_that_does_not_exist():
     assert "no-such-target" not in _targets()
 
 
-@pytest.mark.parametrize("command", sorted(_named(_MODULE)), ids=" ".join)
-def test_every_module_command_named_answers_help(command):
+@pytest.mark.parametrize("command", sorted(COMMANDS), ids=" ".join)
+def test_every_command_named_answers_help_and_takes_the_options_given(command):
     module, verb = command
     done = _usage(module, verb)
     assert done.returncode == 0 and "usage" in done.stdout.lower(), (command, done.stderr[-500:])
+    missing = {o for o in COMMANDS[command] if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", done.stdout)}
+    assert not missing, f"options given to {module} {verb} that it does not take: {missing}"
 
 
-def test_every_option_given_to_a_module_command_is_one_it_takes():
-    given: dict[tuple, set[str]] = {}
-    for text in TEXTS.values():
-        for module, verb, rest in _MODULE_OPTIONS.findall(text):
-            given.setdefault((module, verb), set()).update(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", rest))
-    assert given[("dpteach.course", "grade")] >= {"--course", "--chapter"}, given
-    for (module, verb), options in given.items():
-        if options:
-            done = _usage(module, verb)
-            missing = {o for o in options if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", done.stdout)}
-            assert not missing, (module, verb, missing)
+def test_commands_are_read_with_their_options_in_either_form():
+    text = ("Run `python -m dpteach.course grade --course c.json --chapter 05 x/` or\n\n"
+            "    dpteach grade --course c.json --jobs 2 x/   # a comment --not-read\n\nthen `.venv/bin/dpteach docs --online`.")
+    assert _commands(text) == {("dpteach.course", "grade"): {"--course", "--chapter"},
+                               ("dpteach", "grade"): {"--course", "--jobs"},
+                               ("dpteach", "docs"): {"--online"}}
+    grade = COMMANDS.get(("dpteach.course", "grade"), set()) | COMMANDS.get(("dpteach", "grade"), set())
+    assert grade >= {"--course", "--chapter"}, COMMANDS
 
 
 def test_every_option_the_grading_page_names_is_one_grade_takes():
