@@ -3,8 +3,9 @@
 Every page is in the index's tables of contents, and every entry there is a page; every `make X` the pages and
 the README name is a target of the Makefile, and every variable given to it one the Makefile reads; every
 command of the package they name (`python -m dpteach.… VERB`, `dpteach VERB`) answers `--help` and takes the
-options given to it (and the grader every option the grading page names); every option of `benchmarks/run.py` they give is one it defines; the README's
-links to the docs reach a page and a heading of it. The site itself is built and opened in Chromium by test_docs_site.py (slow tier).
+options given to it (and the grader every option the grading page names); every option of `benchmarks/run.py`
+they give is one it defines; the README's links to the docs reach a page and a heading of it. The site itself
+is built and opened in Chromium by test_docs_site.py (slow tier).
 """
 
 from __future__ import annotations
