@@ -53,6 +53,7 @@ help:
 	@echo "make bench-hub    students dragging sliders at once through a hub (STUDENTS=\"1 5 10 20\"): RESULTS.md's sizing"
 	@echo "make binder-url REPO=owner/name   print the Binder link that opens chapter 00"
 	@echo "make nbgitpuller-url HUB=... REPO=...   the link that puts the workbook on a course's JupyterHub"
+	@echo "make docs         the documentation (docs/) as a site in build/docs/, built like the book (ONLINE=1 as above)"
 	@echo "The tools' targets are aliases of .venv/bin/dpteach VERB (dpteach --help: every verb, its options, an example)."
 
 $(BIN)/python:
@@ -264,6 +265,12 @@ BRANCH ?= main
 nbgitpuller-url:
 	@test -n "$(HUB)" -a -n "$(REPO)" || { echo "usage: make nbgitpuller-url HUB=https://hub.example.edu REPO=owner/name|https://host/clone/url.git [BRANCH=main]"; exit 2; }
 	@$(PYTHON) dpteach/publish/links.py nbgitpuller "$(HUB)" "$(REPO)" --branch "$(BRANCH)"
+
+# The documentation: the MyST pages of docs/ as a site in build/docs/, built like the book (its Sphinx configuration,
+# theme and bundled assets: no network needed; ONLINE=1 loads MathJax and the widget renderer from CDNs).
+.PHONY: docs
+docs: $(VENV)/.test-installed
+	$(BIN)/dpteach docs $(if $(ONLINE),--online)
 
 clean:
 	rm -rf build .pytest_cache

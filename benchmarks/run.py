@@ -250,7 +250,7 @@ def bench_notebooks() -> tuple[list[str], dict]:
 # -- the test suite ----------------------------------------------------------------------
 
 def bench_tests() -> tuple[list[str], dict]:
-    """`make test` itself, as the README says to run it (its tests, its markers, both workers), timed on the
+    """`make test` itself, as the README and docs/author.md say to run it (its tests, its markers, both workers), timed on the
     wall clock; the junit report sorts each test's own time by the part of the workbook it checks."""
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "junit.xml"

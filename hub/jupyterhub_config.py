@@ -22,8 +22,8 @@ file into ``/opt/tljh/config/jupyterhub_config.d/`` and run ``sudo tljh-config r
 (``SimpleLocalProcessSpawner``), so students could read each other's files. Each account's home is a
 folder under ``DPTEACH_HUB_STATE`` holding a copy of the chapters (what nbgitpuller would clone).
 
-The sizes (memory and CPU per student) are the sizing table's in the README ("Running a class on a
-hub"), measured by ``make bench-hub``.
+The sizes (memory and CPU per student) are those of the instructor's guide (docs/instructor/hubs.md and
+sizing.md), measured by ``make bench-hub``.
 """
 
 import os
@@ -36,7 +36,7 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader defines it)
 ROOT = Path(__file__).resolve().parents[1]           # this repository
 MODE = os.environ.get("DPTEACH_HUB", "server")
 START = "notebooks/00_start_here.ipynb"
-#: Per student, from the sizing table (README, "Running a class on a hub"): a chapter's kernel and its server.
+#: Per student, from the sizing (docs/instructor/sizing.md): a chapter's kernel and its server.
 MEMORY_LIMIT, MEMORY_GUARANTEE = "1G", "300M"
 CPU_LIMIT, CPU_GUARANTEE = 1.0, 0.1
 CULL_SECONDS = int(os.environ.get("DPTEACH_CULL_SECONDS", "3600"))

@@ -162,6 +162,16 @@ def test_slides_mark_and_instructor_reach_the_slides_package(project, monkeypatc
     assert editions[0][0][1] == "03_tiny" and (project / "ed" / "03_tiny.ipynb").is_file()
 
 
+def test_docs_builds_the_docs_site_with_its_options(project, monkeypatch, capsys):
+    calls = _calls(monkeypatch, "dpteach.publish.docs_site.build_docs", [project / "build" / "docs" / "index.html"])
+    code, out, _ = _run(["docs", "--online", "--out", "site"], capsys)
+    assert code == 0 and "index.html" in out
+    (args, kwargs), = calls
+    assert args[0].root == project and args[1] == project / "site" and kwargs == {"offline": False}
+    assert _run(["docs"], capsys)[0] == 0
+    assert calls[1][0][1] is None and calls[1][1] == {"offline": True}
+
+
 def test_present_starts_the_presenting_lab_on_a_copy(project, monkeypatch, commands, capsys):
     """What make present runs: the chapter's copy in build/present (written by dpteach.publish.present.prepare),
     then the lab of this venv there, projector-sized, serving the speaker view, with the server extension."""

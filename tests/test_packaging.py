@@ -333,6 +333,7 @@ ALIASES = [
     ("hub", ["USERS=7"], "hub", {"users": 7}),
     ("bench-hub", ["STUDENTS=1 5"], "bench", {"options": ["--hub-only", "--students", "1 5"]}),
     ("bench", ["BENCH_ARGS=--sliders-only"], "bench", {"options": ["--sliders-only"]}),
+    ("docs", ["ONLINE=1"], "docs", {"offline": False}),
 ]
 
 

@@ -1,9 +1,9 @@
-"""The README's "Checked against" table is the peer suite's (tests/peers/), read without running it.
+"""The peer table (docs/peers.md, "Checked against the field's own libraries") is the peer suite's (tests/peers/), read without running it.
 
 Every row names a comparison that exists (a test decorated with ``compares`` in tests/peers/), with the same
 quantity, grid and tolerance, and the peer at the version requirements/test.lock.txt pins; every comparison
 has its row; every number a tolerance states (1e-9, 2e-3, …) is a number in that test's code, or a constant
-of its module. Not the results: those move with versions. And the suite runs where the README says: every
+of its module. Not the results: those move with versions. And the suite runs where that page says: every
 test in tests/peers/ is in the slow tier (make test-slow, so CI, once) and `make test-python` leaves it out.
 """
 
@@ -22,9 +22,9 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?e-\d+")
 
 
 def _table() -> list[dict]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Checked against", 1)[1].split("\n## ", 1)[0]
-    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    text = (ROOT / "docs" / "peers.md").read_text(encoding="utf-8")
+    assert text.startswith("# Checked against the field's own libraries\n"), text[:80]
+    lines = [line for line in text.splitlines() if line.startswith("| ")]
     header = [c.strip() for c in lines[0].strip("|").split("|")]
     assert header == ["quantity", "peer and version", "grid", "tolerance", "test"], header
     rows = []

@@ -164,6 +164,20 @@ def _present(args, parser):
     return run_command(command, cwd=out, env={**os.environ, "DPTEACH_PRESENTATION": "1"})
 
 
+def _docs_arguments(parser):
+    network_options(parser, "MathJax, require.js and the widget renderer")
+    parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default build/docs)")
+
+
+def _docs(args, parser):
+    from dpteach.publish.docs_site import build_docs
+
+    where = project(args, parser)
+    for page in build_docs(where, in_root(where, args.out), offline=args.offline):
+        print(page)
+    return 0
+
+
 VERBS = (
     Verb("lab", "open the workbook in JupyterLab",
          "Starts JupyterLab from this environment on the project's root, opening chapter 00 (or NOTEBOOK), until "
@@ -200,4 +214,7 @@ VERBS = (
          "(DPTEACH_PRESENTATION=1). Run it from the presenting venv (`make present` builds .venv-present).",
          ("dpteach present --chapter 03", "dpteach present --chapter 05 --port 8890"),
          _present_arguments, _present),
+    Verb("docs", "the documentation (the pages of docs/) in build/docs, built like the book",
+         "The MyST pages of docs/ with the book's Sphinx configuration and theme; no network needed unless --online.",
+         ("dpteach docs", "dpteach docs --online"), _docs_arguments, _docs),
 )

@@ -2,58 +2,27 @@
 
 ::
 
-    python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... \\
-        [--out build/graded] [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048]
-        [--function-timeout 20] [--pattern REGEX] [--chapter NN] [--overrides FILE] [--unsafe]
+    python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... [--out build/graded]
+        [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048] [--function-timeout 20] [--pattern REGEX]
+        [--chapter NN] [--overrides FILE] [--figures] [--unsafe]
     python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides FILE]
 
-``SUBMISSION`` is a notebook or a folder (searched recursively for ``*.ipynb``). Whose a notebook is comes
-from the entry holding it at the top of the folder named, as the LMS or the instructor wrote it
-(:func:`dpteach.course.manifest.place`): a file named after its student (``ada.ipynb`` → ``ada``), a
-folder per student holding their notebook under any name (``bob/…`` → ``bob``), an LMS's bulk download as
-it comes (Canvas's and Moodle's prefixes), or ``--pattern``; never a name a student chose inside their
-own entry. With a roster, that id is matched to a student on it (:mod:`dpteach.course.identity`); a file
-that matches no rule or no one, and an entry holding no notebook, are listed, not graded. A notebook's
-chapter is read from its registration (``{"dpteach": {"chapter": ...}}``, written by the course builder);
-failing that, ``--chapter``, its file name (a chapter's name in it), or the course's only chapter. One
-registered for another chapter than ``--chapter`` (or its file's name) says is flagged, and its grade
-replaces no stored one (:func:`dpteach.course.gradebook.refusal`).
+The contract. A ``SUBMISSION`` is a notebook or a folder (searched for ``*.ipynb``). Whose a notebook is comes
+only from the entry holding it at the top of the folder named (:func:`dpteach.course.manifest.place`; with a
+roster, :mod:`dpteach.course.identity`), never from a name a student chose inside it; its chapter from its
+registration, else ``--chapter``, its file's name or the course's only chapter (one registered for another
+chapter is flagged and replaces no stored grade: :func:`dpteach.course.gradebook.refusal`). Its code cells run
+top to bottom in a sandbox of its own (:mod:`dpteach.course.sandbox`; ``--unsafe``: a plain process, recorded as
+such), each cell under ``--cell-timeout`` and the whole under ``--timeout``, with ``dp.plots`` and ``dp.widgets``
+as stand-ins that draw nothing unless ``--figures``; the sandbox reports only the answers' values (numbers,
+strings, else a type's name), and a function answer is read from the submitted file's source
+(:mod:`dpteach.course.reading`). Every verdict is computed in this process, part by part, at the student's own
+numbers from the course file: a function by its checker on cases drawn at grading time, in a sandbox of its own
+(:mod:`dpteach.course.functions`). Nothing a notebook does to its own process changes a verdict. What is written
+in ``--out`` is :mod:`dpteach.course.gradebook`'s.
 
-What happens to one submission:
-
-a. the notebook is read (a truncated or invalid file scores 0: "not a readable notebook: ..."), and
-   checked for being the one made for its submitter (a flag, never a silent score: another student's,
-   an earlier course's, its homework lines deleted);
-b. its code cells run top to bottom (errors allowed, as a student's Run All) in a sandbox of its own
-   (:mod:`dpteach.course.sandbox`: bubblewrap, nothing of the instructor's mounted, no network, an
-   environment that is an allow-list, limits on memory, CPU, processes and files; ``--unsafe`` runs
-   it as a plain process instead, for trusted files only, and says so in the gradebook). Each cell
-   has ``--cell-timeout`` seconds and the whole notebook ``--timeout``: a cell that runs longer is
-   stopped, the answers set before it count, the exercises after it score 0, and the feedback names
-   the cell. A cell that raises is named too. dpteach's figure and slider layers (``dp.widgets``,
-   ``dp.plots``) are stand-ins that draw nothing: no exercise's answer comes from a figure, and
-   drawing them is most of a chapter's run time (``--figures`` draws them anyway);
-c. after each cell the sandbox reports the answers' values: numbers as floats, strings as strings,
-   anything else only as its type's name. A function answer is never taken from the run: its source
-   is read from the submitted file, the last code cell whose top level defines ``def <answer>(``
-   (found by parsing, its lines calling a checker left out; :mod:`dpteach.course.reading`). **Rule
-   for students:** the function may use ``np``, ``math`` and whatever its own cell defines;
-d. every verdict is computed in this process, part by part (the course file's ``parts``): a value or
-   a choice by the exercise's registered checker at the student's own numbers (the course file's,
-   never the ones the notebook passes); a function by its checker run on a
-   :class:`~dpteach.course.functions.SandboxedFunction` in a sandbox of its own, with cases and seeds
-   drawn fresh at grading time (the first part: it passes its hidden cases, whatever it calls), and
-   then the second part when its cell writes it by hand (numpy and math only: no dpteach, no other
-   library's sampler, no copy of dpteach's code), read from the source. A function that fails its
-   cases earns neither. A cell that reaches the interpreter's insides (``sys``, ``inspect``, dunder
-   attributes, ...) is not run: 0 points, with the reason.
-
-Whatever the student's notebook does to its own process (replacing ``dp.exercises.check_*`` or
-``Feedback``, editing ``sys.modules``, writing files) changes nothing here; such attempts are named
-in the submission's reason. Submissions are graded in parallel (``--jobs`` worker processes, each
-running one sandbox at a time). What is written in ``--out`` (gradebooks, the Canvas and Moodle
-imports, a page per student, the class report) is :mod:`dpteach.course.gradebook`'s; the manifest and
-the naming of submissions are :mod:`dpteach.course.manifest`'s.
+What an instructor does with it (collecting, the limits, flags, points, overrides, a term's assignments):
+``docs/instructor/grading.md``.
 """
 
 from __future__ import annotations

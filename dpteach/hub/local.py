@@ -188,7 +188,7 @@ def demo(users: int = 5, port: int = 8000) -> int:
           f"Log in as student01 … student{users:02d} or instructor, password "
           f"{os.environ.get('DPTEACH_HUB_PASSWORD', 'dpteach')}: each lands in chapter 00 of their own copy.\n"
           "A demo only: every account runs as your own Unix user (SimpleLocalProcessSpawner). For a class, see the "
-          "README's \"Running a class on a hub\".", flush=True)
+          "instructor's guide, docs/instructor/hubs.md.", flush=True)
     def stop_on(signum, frame):          # a terminal closed, `kill`, a timeout: stop as Ctrl+C does
         raise KeyboardInterrupt
     signal.signal(signal.SIGTERM, stop_on)

@@ -11,6 +11,7 @@ installed package, so a second clone builds into its own ``build/`` (:mod:`.path
 * :mod:`.execute`: the one notebook executor (nbclient, widget state stored): ``execute``.
 * :mod:`.book_site`: the reader's book (Sphinx): ``html``; :mod:`.prose`: its prose (maths in plain text set as
   maths, chapter links named by title); :mod:`.assets`: what it and the slides need offline.
+* :mod:`.docs_site`: the project's documentation (the pages of ``docs/``), built like the book: ``docs``.
 * :mod:`.slides`: the slide marks in the chapters (``mark``), the slide edition and the reveal.js slides
   (``slides``): a package, one module per seam (marking, sizing, pagination, edition, deck).
 * :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``).

@@ -1,5 +1,5 @@
 """``python -m dpteach.publish [--root ROOT] VERB ...``: the publishing verbs of the ``dpteach`` command
-(:mod:`dpteach.cli`: execute, sync, html, slides, mark, instructor, present), kept for scripts written before it.
+(:mod:`dpteach.cli`: execute, sync, html, slides, mark, instructor, present, docs), kept for scripts written before it.
 Homework and grading are the course's verbs (``dpteach course``, ``dpteach grade``)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 #: The verbs this wing takes (the others are refused, as before).
-VERBS = ("execute", "sync", "html", "slides", "mark", "instructor", "present")
+VERBS = ("execute", "sync", "html", "slides", "mark", "instructor", "present", "docs")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -247,6 +247,19 @@ each page can also be downloaded as a notebook.{edition}
 
 
 
+def run_sphinx(project: Project, src: Path, out: Path, work: Path, overrides: dict) -> subprocess.CompletedProcess:
+    """Sphinx's HTML builder on ``src`` into ``out`` with the book's configuration (``BOOK_CONF``), each of
+    ``overrides`` given as ``-D key=value`` (an empty value left out), doctrees in ``work``. Returns the finished
+    process: a build that failed has a non-zero return code, and one that warned says so on stderr."""
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(BOOK_CONF), "-d", str(work / "doctrees"),
+               str(src), str(out)]
+    for key, value in overrides.items():
+        if value != "":
+            command += ["-D", f"{key}={value}"]
+    env = {**os.environ, "PYTHONWARNINGS": "ignore::DeprecationWarning"}
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=project.root)
+
+
 def build_html(project: Project, out: Path | None = None, *, offline: bool = True, instructor: bool = False,
                executed: Path | None = None, repo: str = "", hub: str = "", branch: str = "main",
                cache: Path | None = None, chapters: list[str] | None = None, work: Path | None = None,
@@ -299,13 +312,7 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
                  "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch, "dpteach_report": int(not course)}
     if offline:
         overrides["dpteach_assets"] = str(book_assets(work, cache or project.npm_cache))
-    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(BOOK_CONF), "-d", str(work / "doctrees"),
-               str(src), str(out)]
-    for key, value in overrides.items():
-        if value != "":
-            command += ["-D", f"{key}={value}"]
-    env = {**os.environ, "PYTHONWARNINGS": "ignore::DeprecationWarning"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=project.root)
+    done = run_sphinx(project, src, out, work, overrides)
     if done.returncode != 0 or done.stderr.strip():
         raise RuntimeError(f"the Sphinx build of the book failed or warned:\n{done.stderr[-4000:]}")
     return [out / "index.html", *(out / f"{c.path.stem}.html" for c in items), out / f"{notation_page.STEM}.html",

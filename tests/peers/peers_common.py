@@ -1,9 +1,9 @@
-"""What the peer suite shares: the register of comparisons (the README's "Checked against" table is made
+"""What the peer suite shares: the register of comparisons (the peer table of docs/peers.md is made
 of it) and the checks each comparison makes.
 
 Every comparison is a test function decorated with :func:`compares`, which states, as plain text, the
 quantity compared, the peer library, the grid of parameters and the tolerance; tests/test_peer_table.py
-(the fast suite) holds the README's table to these texts row by row, and checks that every number in a
+(the fast suite) holds that table to these texts row by row, and checks that every number in a
 tolerance appears in the test's own code. Every test here is in the slow tier.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-#: the peers, by the name the README gives them (their PyPI names)
+#: the peers, by the name the peer table gives them (their PyPI names)
 PEERS = ("dp-accounting", "opendp", "diffprivlib")
 
 
@@ -29,7 +29,7 @@ class Comparison:
 
 
 def compares(*, quantity: str, peer: str, grid: str, tolerance: str):
-    """Register a test as a comparison with a peer (a row of the README's table) and put it in the slow tier."""
+    """Register a test as a comparison with a peer (a row of the peer table) and put it in the slow tier."""
     assert peer in PEERS, peer
 
     def mark(test):
