@@ -204,7 +204,8 @@ slides: $(VENV)/.test-installed
 # chapters with no solution, every homework exercise asked at numbers of the course's own, their book, and
 # requirements.txt with a dpteach wheel) and instructor/ (keep, yours only: course.json, the answers).
 # ROSTER=roster.csv (an LMS's export): numbers of their own for each student, in students/by-student/<id>/.
-# SEED=text rebuilds a course's homework; CHAPTERS="03 05" for some chapters only; ONLINE=1, REPO=, HUB=,
+# SEED=text rebuilds a course's homework; CHAPTERS="03 05" for some chapters only; CORE=1 hands out each
+# chapter's core path alone (its "Going further" parts left out); ONLINE=1, REPO=, HUB=,
 # BRANCH= as for make html. `make grade SUBMISSIONS=collected/` grades the collected notebooks in parallel,
 # each in a bubblewrap sandbox with time and memory limits, verdicts computed outside the students' code,
 # into build/graded/ (gradebook.csv, the Canvas and Moodle imports, a page per student, the class report);
@@ -212,7 +213,7 @@ slides: $(VENV)/.test-installed
 COURSE_FILE = $(or $(COURSE),build/course/instructor/course.json)
 course: $(VENV)/.test-installed
 	$(BIN)/python -m dpteach.course assign --book $(if $(SEED),--seed "$(SEED)") $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
-		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(PUBLIC),--public) $(if $(ONLINE),--online) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(PUBLIC),--public) $(if $(CORE),--core-only) $(if $(ONLINE),--online) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
 		--branch $(BRANCH)
 
 grade: $(VENV)/.test-installed

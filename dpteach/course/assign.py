@@ -184,8 +184,9 @@ def _expected(cache: dict, spec, params: dict) -> str:
 def build_course(project: Project, out: Path | None = None, seed: str | int | None = None,
                  chapters: list[str] | None = None, book: bool = False, offline: bool = True,
                  repo: str = "", hub: str = "", branch: str = "main", roster: list[Student] | None = None,
-                 wheel: bool = True, public: bool = False) -> Path:
-    """Write the course edition (see the module's docstring); returns the folder."""
+                 wheel: bool = True, public: bool = False, core_only: bool = False) -> Path:
+    """Write the course edition (see the module's docstring); returns the folder. ``core_only``: each chapter's
+    core path alone, its "Going further" cells left out (:mod:`dpteach.publish.going_further`)."""
     import nbformat
 
     from dpteach.exercises import EXERCISES
@@ -259,7 +260,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
                 numbers = {e["checker"]: given.get(e["name"], {}) for e in entry["exercises"]}
             made = edition.course_edition(nb, path.stem, numbers, withheld, entry["exercises"],
                                           student=who.id if who else "", tag=manifest["students"][who.id]["tag"] if who
-                                          else "", practice=practice, salt=salt)
+                                          else "", practice=practice, salt=salt, core_only=core_only)
             nbformat.write(nbformat.from_dict(made), folder / path.name)
 
     shared = students_dir / "notebooks"
@@ -343,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chapters", nargs="*", default=None, help="chapter numbers, e.g. 03 05 (default: all)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
+    parser.add_argument("--core-only", action="store_true",
+                        help="hand out each chapter's core path alone, its 'Going further' parts left out")
     network_options(parser, "the book's MathJax, require.js and widget renderer")
     parser.add_argument("--repo", default="", help="the COURSE's repository (its notebooks): launch links in the book")
     parser.add_argument("--hub", default="", help="a JupyterHub URL: 'Open on a JupyterHub' links (needs --repo)")
@@ -356,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = build_course(project, project.root / args.out if args.out else None, seed=args.seed,
                            chapters=args.chapters, book=args.book, offline=args.offline, repo=args.repo, hub=args.hub,
-                           branch=args.branch, roster=roster, public=args.public)
+                           branch=args.branch, roster=roster, public=args.public, core_only=args.core_only)
     except ValueError as error:
         parser.error(str(error))
     manifest = json.loads((out / "instructor" / "course.json").read_text(encoding="utf-8"))

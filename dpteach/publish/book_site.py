@@ -28,6 +28,7 @@ from . import mistakes_page
 from .assets import book_assets
 from .editions import MARKER
 from .execute import execute
+from .going_further import book_marks
 from .paths import TEMPLATES, Project
 from .prose import name_chapter_links, typeset_plain_maths
 
@@ -168,6 +169,7 @@ def book_sources(nb, titles: dict[str, str] | None = None):
     code but not what its checker said when the chapter ran ("Not answered yet: … run the cell
     again"), which means nothing where no cell runs."""
     nb = copy.deepcopy(nb)
+    book_marks(nb)                  # a "Going further" part is set apart by a box under its heading
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     section = ""
     for cell in nb.cells:
