@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from ..book import Chapter
-from . import mistakes_page
+from . import mistakes_page, reading_time
 from .assets import book_assets
 from .editions import MARKER
 from .execute import execute
@@ -217,10 +217,13 @@ def short_title(chapter: Chapter) -> str:
     return f"{chapter.number} · {chapter.title.split(': ')[0]}"
 
 
-def _index(items: list[Chapter], instructor: bool, launch: bool = False, mistakes: bool = False) -> str:
+def _index(items: list[Chapter], instructor: bool, launch: bool = False, mistakes: bool = False,
+           times: dict[str, str] | None = None) -> str:
     toc = "\n".join([f"{short_title(c)} <{c.path.stem}>" for c in items]
                     + ([f"{mistakes_page.TITLE} <{mistakes_page.STEM}>"] if mistakes else []))
-    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}" for c in items)
+    times = times or {}      # each chapter's reading time (dpteach.publish.reading_time.summary)
+    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}"
+                     + (f" *Reading time: {times[c.path.stem]}.*" if c.path.stem in times else "") for c in items)
     if mistakes:
         rows += (f"\n\nAnd [{mistakes_page.TITLE.lower()}]({mistakes_page.STEM}.md): the wrong steps the exercises' "
                  "checkers name, each with the section that teaches the right one.")
@@ -277,9 +280,11 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     downloads = out / "downloads"
     downloads.mkdir(parents=True)
     titles = {c.path.stem: short_title(c) for c in project.chapters()}
+    times: dict[str, str] = {}
     for chapter in items:
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
+        times[chapter.path.stem] = reading_time.summary(nb)
         shown = instructor_edition(nb, chapter.path.stem, project) if instructor else nb
         pages = book_sources(shown, titles)
         if chapters is not None:
@@ -292,7 +297,7 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     if not course:
         present = {c.path.stem: titles[c.path.stem] for c in items}
         (src / f"{mistakes_page.STEM}.md").write_text(mistakes_page.page(present), encoding="utf-8")
-    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo), mistakes=not course), encoding="utf-8")
+    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo), mistakes=not course, times=times), encoding="utf-8")
     overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
                  "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch, "dpteach_report": int(not course)}
     if offline:

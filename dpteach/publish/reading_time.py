@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from .going_further import is_going_further, parts
 
@@ -96,7 +97,6 @@ def write_opening_line(path) -> bool:
     changing: the line's own words count). Returns whether the file changed. Raises ``ValueError`` when the file
     has no such line."""
     import jupytext
-    from pathlib import Path
 
     path = Path(path)
     before = text = path.read_text(encoding="utf-8")
@@ -104,7 +104,7 @@ def write_opening_line(path) -> bool:
         raise ValueError(f"path {path} has no line starting '*Reading time: ' to update")
     for _ in range(4):
         line = opening_line(jupytext.reads(text, fmt="md:myst"))
-        updated = LINE.sub(lambda _: line, text, count=1)
+        updated = LINE.sub(lambda _, new=line: new, text, count=1)
         if updated == text:
             break
         text = updated
@@ -114,7 +114,6 @@ def write_opening_line(path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
-    from pathlib import Path
 
     import jupytext
 
@@ -129,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             write_opening_line(path)
         core, depth = core_and_depth(jupytext.reads(path.read_text(encoding="utf-8"), fmt="md:myst"))
         whole = core + depth
-        print(f"{path.stem:<40} {core.minutes:>8.0f} {core.words:>7,} {core.code_cells:>5} {whole.minutes:>9.0f}")
+        print(f"{path.stem:<40} {_minutes(core.minutes):>8} {core.words:>7,} {core.code_cells:>5} {_minutes(whole.minutes):>9}")
     return 0
 
 
