@@ -173,3 +173,22 @@ def test_the_going_further_heading_regex_takes_both_levels_only():
     assert going_further.HEADING.search("### Going further: x").group(1) == "###"
     assert going_further.HEADING.search("# Going further: x") is None
     assert re.search(going_further.HEADING, "#### Going further: x") is None
+
+
+@pytest.mark.parametrize("argv, core_only", [(["--core-only"], True), ([], False)])
+def test_the_course_command_and_make_course_core_pass_the_choice_on(monkeypatch, tmp_path, capsys, argv, core_only):
+    from dpteach.course import assign
+
+    seen = {}
+
+    def build(project, out=None, **options):
+        seen.update(options)
+        folder = tmp_path / "course"
+        (folder / "instructor").mkdir(parents=True, exist_ok=True)
+        (folder / "instructor" / "course.json").write_text('{"chapters": {}}', encoding="utf-8")
+        return folder
+
+    monkeypatch.setattr(assign, "build_course", build)
+    assert assign.main(["--root", str(ROOT), *argv]) == 0
+    assert seen["core_only"] is core_only
+    assert "$(if $(CORE),--core-only)" in (ROOT / "Makefile").read_text(encoding="utf-8")
