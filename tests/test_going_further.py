@@ -192,3 +192,15 @@ def test_the_course_command_and_make_course_core_pass_the_choice_on(monkeypatch,
     assert assign.main(["--root", str(ROOT), *argv]) == 0
     assert seen["core_only"] is core_only
     assert "$(if $(CORE),--core-only)" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def test_a_withheld_source_inside_a_part_leaves_a_note_that_stays_in_the_part():
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "import dpteach as dp"},
+                    {"cell_type": "markdown", "metadata": {"tags": [going_further.TAG]}, "source": "### Going further: x"},
+                    {"cell_type": "code", "metadata": {"tags": [going_further.TAG]},
+                     "source": "dp.show_source(dp.laplace_scale)"},
+                    {"cell_type": "markdown", "metadata": {"tags": [going_further.TAG]}, "source": "More."}]}
+    made = edition.course_edition(nb, "99_x", {}, {"laplace_scale": "chapter 03, Exercise 1"}, [])
+    assert "left out of this edition" in made["cells"][2]["source"]
+    assert going_further.parts(made) == [("x", [1, 2, 3])]
+    assert len(edition.course_edition(nb, "99_x", {}, {}, [], core_only=True)["cells"]) == 1

@@ -225,8 +225,11 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
         if cell["cell_type"] == "code":
             shown = [name for name in _SHOW_SOURCE.findall(editions.source(cell)) if name in withheld]
             if shown:
-                kept.append(_note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
-                                  f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}"))
+                note = _note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
+                             f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}")
+                if is_going_further(cell):          # it stays in its Going-further part
+                    note["metadata"]["tags"] = list(editions.tags(cell))
+                kept.append(note)
                 continue
         kept.append(cell)
     if homework and exercises_meta:
