@@ -21,8 +21,8 @@ from helpers import ROOT
 from dpteach.publish.going_further import is_going_further
 
 SOURCES = sorted((ROOT / "sources").glob("[0-9][0-9]_*.md"))
-#: Sections that announce or point: not read.
-ANNOUNCING = {"Overview", "Prerequisites", "What's next", "The chapters", "For instructors and readers"}
+#: Sections that announce or point (chapter 00's notation table is a reference): not read.
+ANNOUNCING = {"Overview", "Prerequisites", "What's next", "The chapters", "For instructors and readers", "Notation"}
 
 #: term → (its pattern in prose, the chapter that defines it, the heading of the section that does).
 TERMS: dict[str, tuple[str, str, str]] = {
