@@ -119,7 +119,7 @@ def test_a_core_only_hand_out_leaves_out_exactly_the_going_further_cells_and_kee
     assert sorted(int(p) for p in prompts) == sorted(e.number for e in editions.exercises(nb, stem))
 
 
-def test_the_book_sets_each_part_apart_with_a_box_under_its_heading():
+def test_the_book_and_the_slides_set_each_part_apart():
     nb = chapter("03_laplace_mechanism")
     pages = book_sources(nb)
     boxed = [cell for cell in pages.cells if going_further.BOOK_BOX in cell.source]
@@ -127,6 +127,8 @@ def test_the_book_sets_each_part_apart_with_a_box_under_its_heading():
     assert all(going_further.HEADING.search(cell.source) for cell in boxed)
     css = (ROOT / "dpteach" / "publish" / "templates" / "book" / "_static" / "dpteach.css").read_text(encoding="utf-8")
     assert ".admonition.dpteach-going-further" in css and ".cell.tag_going-further" in css
+    slides = (ROOT / "dpteach" / "publish" / "templates" / "dpteach_slides" / "slides.css").read_text(encoding="utf-8")
+    assert ".celltag_going-further" in slides          # nbconvert gives a cell its tags as celltag_ classes
 
 
 def _run_and_check(stem: str) -> None:
