@@ -43,7 +43,7 @@ help:
 	@echo "make slides       reveal.js slides per chapter in build/slides/, figures drawn for a projector (ONLINE=1 as above)"
 	@echo "make test-python  the suite (no browser tests, no peer suite) on the oldest and newest Python, in fresh clones (CI runs it)"
 	@echo "make course       a course's homework: students' notebooks and book without solutions (build/course/;"
-	@echo "                  ROSTER=roster.csv: each student's own numbers; CHAPTERS=\"03 05\"; ONLINE=1, REPO=, HUB= as for html)"
+	@echo "                  ROSTER=roster.csv: each student's own numbers; CHAPTERS=\"03 05\"; CORE=1: each chapter's core alone; ONLINE=1, REPO=, HUB= as for html)"
 	@echo "make grade        grade collected notebooks: SUBMISSIONS=folder/ (gradebook, LMS imports, pages in build/graded/;"
 	@echo "                  in .venv-grading, from requirements/grading.lock.txt: no JupyterLab, browser or Sphinx)"
 	@echo "make gradebook    write build/graded/ again from the graded records, with your overrides (OVERRIDES=file.csv)"
@@ -194,7 +194,8 @@ slides: $(VENV)/.test-installed
 # chapters with no solution, every homework exercise asked at numbers of the course's own, their book, and
 # requirements.txt with a dpteach wheel) and instructor/ (keep, yours only: course.json, the answers).
 # ROSTER=roster.csv (an LMS's export): numbers of their own for each student, in students/by-student/<id>/.
-# SEED=text rebuilds a course's homework; CHAPTERS="03 05" for some chapters only; ONLINE=1, REPO=, HUB=,
+# SEED=text rebuilds a course's homework; CHAPTERS="03 05" for some chapters only; CORE=1 hands out each
+# chapter's core path alone (its "Going further" parts left out); ONLINE=1, REPO=, HUB=,
 # BRANCH= as for make html. `make grade SUBMISSIONS=collected/` grades the collected notebooks in parallel,
 # each in a bubblewrap sandbox with time and memory limits, verdicts computed outside the students' code,
 # into build/graded/ (gradebook.csv, the Canvas and Moodle imports, a page per student, the class report);
@@ -202,7 +203,7 @@ slides: $(VENV)/.test-installed
 COURSE_FILE = $(or $(COURSE),build/course/instructor/course.json)
 course: $(VENV)/.test-installed
 	$(BIN)/dpteach course --book $(if $(SEED),--seed "$(SEED)") $(if $(CHAPTERS),--chapters $(CHAPTERS)) \
-		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(PUBLIC),--public) $(if $(ONLINE),--online) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(PUBLIC),--public) $(if $(CORE),--core-only) $(if $(ONLINE),--online) $(if $(REPO),--repo $(REPO)) $(if $(HUB),--hub $(HUB)) \
 		--branch $(BRANCH)
 
 # Grading runs in a venv of its own, .venv-grading, from requirements/grading.lock.txt (pyproject's `grading` extra:

@@ -334,6 +334,7 @@ ALIASES = [
     ("bench-hub", ["STUDENTS=1 5"], "bench", {"options": ["--hub-only", "--students", "1 5"]}),
     ("bench", ["BENCH_ARGS=--sliders-only"], "bench", {"options": ["--sliders-only"]}),
     ("docs", ["ONLINE=1"], "docs", {"offline": False}),
+    ("course", ["CORE=1"], "course", {"core_only": True}),
 ]
 
 

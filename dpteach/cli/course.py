@@ -27,6 +27,8 @@ def _course_arguments(parser):
                         help="chapter numbers, e.g. 03 05 (default: all)")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default build/course)")
     parser.add_argument("--book", action="store_true", help="also build the students' HTML book of the course")
+    parser.add_argument("--core-only", action="store_true",
+                        help="hand out each chapter's core path alone, its 'Going further' parts left out")
     network_options(parser, "the book's MathJax, require.js and widget renderer")
     launch_options(parser, "the COURSE's repository, its notebooks")
 
@@ -40,7 +42,7 @@ def _course(args, parser):
         roster = read_roster(Path(args.roster)) if args.roster else None
         out = build_course(where, in_root(where, args.out), seed=args.seed, chapters=args.chapters, book=args.book,
                            offline=args.offline, repo=args.repo, hub=args.hub, branch=args.branch, roster=roster,
-                           public=args.public)
+                           public=args.public, core_only=args.core_only)
     except ValueError as error:
         parser.error(str(error))
     manifest = json.loads((out / "instructor" / "course.json").read_text(encoding="utf-8"))

@@ -182,8 +182,9 @@ def _expected(cache: dict, spec, params: dict) -> str:
 def build_course(project: Project, out: Path | None = None, seed: str | int | None = None,
                  chapters: list[str] | None = None, book: bool = False, offline: bool = True,
                  repo: str = "", hub: str = "", branch: str = "main", roster: list[Student] | None = None,
-                 wheel: bool = True, public: bool = False) -> Path:
-    """Write the course edition (see the module's docstring); returns the folder."""
+                 wheel: bool = True, public: bool = False, core_only: bool = False) -> Path:
+    """Write the course edition (see the module's docstring); returns the folder. ``core_only``: each chapter's
+    core path alone, its "Going further" cells left out (:mod:`dpteach.publish.going_further`)."""
     import nbformat
 
     from dpteach.exercises import EXERCISES
@@ -257,7 +258,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
                 numbers = {e["checker"]: given.get(e["name"], {}) for e in entry["exercises"]}
             made = edition.course_edition(nb, path.stem, numbers, withheld, entry["exercises"],
                                           student=who.id if who else "", tag=manifest["students"][who.id]["tag"] if who
-                                          else "", practice=practice, salt=salt)
+                                          else "", practice=practice, salt=salt, core_only=core_only)
             nbformat.write(nbformat.from_dict(made), folder / path.name)
 
     shared = students_dir / "notebooks"

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 
 from ..publish import editions
+from ..publish.going_further import is_going_further
 from ..publish.paths import Project
 
 #: Each kind of exercise's parts and their points (the course file may change the points).
@@ -174,7 +175,8 @@ def read_homework_email(notebook: dict) -> str | None:
 
 
 def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, str], exercises_meta: list[dict],
-                   student: str = "", tag: str = "", practice: bool = False, salt: str = "") -> dict:
+                   student: str = "", tag: str = "", practice: bool = False, salt: str = "",
+                   core_only: bool = False) -> dict:
     """One chapter for a course: the students' notebook.
 
     ``numbers`` maps each homework exercise's checker to its parameters for this student (or class);
@@ -184,6 +186,8 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
     chapter's numbers and nothing is registered (a book for a class whose students each have their own).
     ``salt`` (public variants): one notebook for everyone, whose first code cell draws each student's
     numbers from their course email, each exercise's question shown by a cell under its prompt.
+    ``core_only``: the chapter's core path alone, every ``going-further`` cell left out
+    (:mod:`dpteach.publish.going_further`), for a course that assigns the core.
     """
     from dpteach.exercises import EXERCISES
 
@@ -213,7 +217,7 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
         first["source"] = editions.source(first).rstrip("\n") + "\n" + homework_line(stem, registered)
     kept = []
     for index, cell in enumerate(cells):
-        if index in drop or SELF_STUDY in editions.tags(cell):
+        if index in drop or SELF_STUDY in editions.tags(cell) or (core_only and is_going_further(cell)):
             continue
         if index in questions:
             kept += [cell, questions[index]]
@@ -221,8 +225,11 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
         if cell["cell_type"] == "code":
             shown = [name for name in _SHOW_SOURCE.findall(editions.source(cell)) if name in withheld]
             if shown:
-                kept.append(_note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
-                                  f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}"))
+                note = _note(f"*The code of `dp.{shown[0]}` is left out of this edition: you write it yourself "
+                             f"in {withheld[shown[0]]}.*", f"course-{stem[:2]}-{index}")
+                if is_going_further(cell):          # it stays in its Going-further part
+                    note["metadata"]["tags"] = list(editions.tags(cell))
+                kept.append(note)
                 continue
         kept.append(cell)
     if homework and exercises_meta:
@@ -231,6 +238,8 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
                     _note(homework_note(exercises_meta, figures, practice, public=bool(salt)), f"course-{stem[:2]}-homework"))
     nb["cells"] = kept
     meta = {"chapter": stem, "edition": "course"}      # never the course's key
+    if core_only:
+        meta["core_only"] = True
     if student:
         meta.update(student=student, variant=tag)
     nb.setdefault("metadata", {})["dpteach"] = meta

@@ -24,10 +24,11 @@ import sys
 from pathlib import Path
 
 from ..book import Chapter
-from . import mistakes_page, notation_page
+from . import mistakes_page, notation_page, reading_time
 from .assets import book_assets
 from .editions import MARKER
 from .execute import execute
+from .going_further import book_marks
 from .paths import TEMPLATES, Project
 from .prose import name_chapter_links, typeset_plain_maths
 
@@ -168,6 +169,7 @@ def book_sources(nb, titles: dict[str, str] | None = None):
     code but not what its checker said when the chapter ran ("Not answered yet: … run the cell
     again"), which means nothing where no cell runs."""
     nb = copy.deepcopy(nb)
+    book_marks(nb)                  # a "Going further" part is set apart by a box under its heading
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     section = ""
     for cell in nb.cells:
@@ -215,11 +217,14 @@ def short_title(chapter: Chapter) -> str:
     return f"{chapter.number} · {chapter.title.split(': ')[0]}"
 
 
-def _index(items: list[Chapter], instructor: bool, launch: bool = False, mistakes: bool = False) -> str:
+def _index(items: list[Chapter], instructor: bool, launch: bool = False, mistakes: bool = False,
+           times: dict[str, str] | None = None) -> str:
     toc = "\n".join([f"{short_title(c)} <{c.path.stem}>" for c in items]
                     + [f"{notation_page.TITLE} <{notation_page.STEM}>"]
                     + ([f"{mistakes_page.TITLE} <{mistakes_page.STEM}>"] if mistakes else []))
-    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}" for c in items)
+    times = times or {}      # each chapter's reading time (dpteach.publish.reading_time.summary)
+    rows = "\n".join(f"- **{c.number}** [{c.title}]({c.path.name}): {typeset_plain_maths(c.summary)}"
+                     + (f" *Reading time: {times[c.path.stem]}.*" if c.path.stem in times else "") for c in items)
     rows += f"\n\nThe [{notation_page.TITLE.lower()}]({notation_page.STEM}.md): each symbol's one meaning, and where it holds."
     if mistakes:
         rows += (f"\n\nAnd [{mistakes_page.TITLE.lower()}]({mistakes_page.STEM}.md): the wrong steps the exercises' "
@@ -291,9 +296,11 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
     downloads = out / "downloads"
     downloads.mkdir(parents=True)
     titles = {c.path.stem: short_title(c) for c in project.chapters()}
+    times: dict[str, str] = {}
     for chapter in items:
         path = executed / chapter.path.name
         nb = nbformat.read(path, as_version=4) if path.exists() else execute(chapter, executed)
+        times[chapter.path.stem] = reading_time.summary(nb)
         shown = instructor_edition(nb, chapter.path.stem, project) if instructor else nb
         pages = book_sources(shown, titles)
         if chapters is not None:
@@ -307,7 +314,7 @@ def build_html(project: Project, out: Path | None = None, *, offline: bool = Tru
         present = {c.path.stem: titles[c.path.stem] for c in items}
         (src / f"{mistakes_page.STEM}.md").write_text(mistakes_page.page(present), encoding="utf-8")
     (src / f"{notation_page.STEM}.md").write_text(notation_page.page(), encoding="utf-8")
-    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo), mistakes=not course), encoding="utf-8")
+    (src / "index.md").write_text(_index(items, instructor, launch=bool(repo), mistakes=not course, times=times), encoding="utf-8")
     overrides = {"dpteach_offline": int(offline), "dpteach_instructor": int(instructor),
                  "dpteach_repo": repo, "dpteach_hub": hub, "dpteach_branch": branch, "dpteach_report": int(not course)}
     if offline:
