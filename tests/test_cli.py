@@ -203,7 +203,7 @@ def test_course_builds_the_homework_with_its_options(project, monkeypatch, capsy
     (args, kwargs), = calls
     assert args == (args[0], None) and [s.id for s in kwargs.pop("roster")] == ["1"]
     assert kwargs == {"seed": "key", "chapters": ["03", "05"], "book": True, "offline": False, "repo": "o/n",
-                      "hub": "https://h", "branch": "dev", "public": False}
+                      "hub": "https://h", "branch": "dev", "public": False, "core_only": False}
 
 
 def _course_file(monkeypatch):
