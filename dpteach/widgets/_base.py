@@ -376,7 +376,7 @@ def _kernel_loop():
     return getattr(kernel, "io_loop", None)
 
 
-def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0, name: str = "beta") -> RoundLogSlider:
+def beta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0, name: str = "beta") -> RoundLogSlider:
     """A log-scaled β slider (the failure probability of Theorem 3.8, which the book writes δ), 0.001 to 1;
     ``value`` is checked as the argument ``name``."""
     return log_slider(value, low, high, "β (failure)", name=name)
