@@ -5,7 +5,7 @@ composition, selection, gaussian, noise, applications, attack); the style, the P
 base class every figure shares are in ``_base``. This module only re-exports their public names.
 """
 
-from ._base import PALETTE, new_figure, png_bytes, presentation, style, styled, use_style
+from ._base import PALETTE, UpdatableFigure, new_figure, png_bytes, presentation, style, styled, use_style
 from .accuracy import AccuracyBoundFigure, MarketingNoiseFigure, NameReliabilityFigure
 from .applications import CappedReportFigure, HospitalCountFigure
 from .attack import AttackSuccessFigure
@@ -27,6 +27,7 @@ from .sparse_variants import VariantAuditFigure
 
 __all__ = [
     "PALETTE",
+    "UpdatableFigure",
     "new_figure",
     "png_bytes",
     "presentation",

@@ -244,7 +244,7 @@ class Interactive:
         once the controls rest, its data table and explorable points, and the controls' names and values.
     """
 
-    def __init__(self, figure: plots._Updatable, controls: dict[str, widgets.ValueWidget], caption: str,
+    def __init__(self, figure: plots.UpdatableFigure, controls: dict[str, widgets.ValueWidget], caption: str,
                  update: Callable[..., dict] | None = None) -> None:
         self.figure = figure
         self._update = figure.update if update is None else update
