@@ -8,8 +8,7 @@ Skipped, with the reason, where Chromium is not installed (`apt-get install -y c
 
 import pytest
 from helpers import needs_chromium
-
-from dpteach.publish.labserver import open_notebook, running_lab
+from labserver import open_notebook, running_lab
 
 pytestmark = needs_chromium
 

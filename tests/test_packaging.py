@@ -5,8 +5,10 @@ pyproject.toml: if they drift apart, one audience gets a broken workbook.
 """
 
 import re
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -220,6 +222,25 @@ def test_import_dpteach_loads_only_numpy(heavy):
     """The maths layer is cheap: `import dpteach` must not pull in the figure or widget layers."""
     code = f"import sys, dpteach; sys.exit(1 if {heavy!r} in sys.modules else 0)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+@pytest.mark.slow   # builds the wheel
+def test_the_wheel_holds_the_package_and_not_the_tests_tools(tmp_path):
+    """The lab server of the browser tests and benchmark (tests/labserver.py, once dpteach/publish/labserver.py)
+    and the rest of tests/ stay out of the wheel a student or an autograder installs. Built from a copy of the
+    sources: setuptools reuses a build/ folder, where a moved module would linger."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
+    for folder in ("dpteach", "tests", "benchmarks"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(source)], check=True, capture_output=True)
+    with zipfile.ZipFile(next(tmp_path.glob("dpteach-*.whl"))) as wheel:
+        names = wheel.namelist()
+    assert {"dpteach/__init__.py", "dpteach/publish/__init__.py", "dpteach/widgets/a11y.js"} <= set(names)
+    assert not [n for n in names if "labserver" in n or n.startswith(("tests/", "benchmarks/"))]
 
 
 def test_the_code_is_ruff_clean():
