@@ -243,6 +243,17 @@ def test_the_wheel_holds_the_package_and_not_the_tests_tools(tmp_path):
     assert not [n for n in names if "labserver" in n or n.startswith(("tests/", "benchmarks/"))]
 
 
+def test_test_files_are_named_by_what_they_test_and_browser_tests_sit_with_their_wing():
+    """No test file is named by its size (test_x_a.py, test_x_b.py: chapters or topics say which part is which), and
+    the top of tests/, which mirrors the package's core, holds no browser test of the publishing wing: the lab, the
+    editions, the book and the slides are tested in tests/publish/. The one browser test left at the top drives the
+    widgets' own access widget (dpteach/widgets) in the lab."""
+    tests = ROOT / "tests"
+    by_size = sorted(str(p.relative_to(ROOT)) for p in tests.rglob("test_*.py") if re.search(r"_[a-z]\.py$", p.name))
+    assert not by_size
+    assert {p.name for p in tests.glob("test_browser_*.py")} <= {"test_browser_lab_a11y.py"}
+
+
 def test_the_code_is_ruff_clean():
     """The whole repository passes the lint rules set in pyproject.toml, as ``ruff check .`` reads it: the package,
     the tests, the benchmarks, the tools and the notebooks' code cells (ruff lints .ipynb; a chapter's cell is fixed in
