@@ -213,7 +213,7 @@ def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
 
 
 #: :func:`binomial_ci` remembered: a slider asks for the same few hundred (successes, trials) again and again
-_cached_binomial_ci = functools.lru_cache(maxsize=4096)(binomial_ci)
+cached_binomial_ci = functools.lru_cache(maxsize=4096)(binomial_ci)
 
 
 def linf_errors(true_answer, sensitivity: float, epsilon: float, runs: int = 500,

@@ -6,6 +6,7 @@ base class every figure shares are in ``_base``. This module only re-exports the
 """
 
 from ._base import PALETTE, UpdatableFigure, new_figure, png_bytes, presentation, style, styled, use_style
+from ._png import png_text_px
 from .accuracy import AccuracyBoundFigure, MarketingNoiseFigure, NameReliabilityFigure
 from .applications import CappedReportFigure, HospitalCountFigure
 from .attack import AttackSuccessFigure
@@ -30,6 +31,7 @@ __all__ = [
     "UpdatableFigure",
     "new_figure",
     "png_bytes",
+    "png_text_px",
     "presentation",
     "style",
     "styled",

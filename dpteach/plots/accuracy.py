@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.colors import to_rgb
 
 from .. import _validate
-from ..accuracy import _cached_binomial_ci, laplace_accuracy_bound, linf_error_density, linf_error_tail
+from ..accuracy import cached_binomial_ci, laplace_accuracy_bound, linf_error_density, linf_error_tail
 from ..census import CensusFirstNames
 from ..counting import histogram_noise
 from ..laplace import laplace_scale
@@ -86,7 +86,7 @@ class AccuracyBoundFigure(_Updatable):
         t_bound = bound / b                                   # ln(k/β)
         errors = b * self.max_unit[:, j]
         beyond = int((errors >= bound).sum())
-        ci = _cached_binomial_ci(beyond, self.runs)
+        ci = cached_binomial_ci(beyond, self.runs)
         exact = linf_error_tail(bound, n, 1.0, epsilon)
         self.hist.set_data(self.heights[j])
         self.pdf.set_ydata(self.expected[j])

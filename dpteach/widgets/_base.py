@@ -458,3 +458,8 @@ def _positive(name: str, value) -> float:
         return _validate.positive(name, value)
     except TypeError as exc:
         raise ValueError(str(exc)) from None
+
+
+def _span(slider) -> tuple[float, float]:
+    """The values at the two ends of a log slider: the figure's axes hold both."""
+    return slider.base ** slider.min, slider.base ** slider.max

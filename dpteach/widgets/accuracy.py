@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from .. import plots
 from ..census import census_first_names
-from ._base import Interactive, _check_number, _choice_slider, _int_slider, beta_slider, epsilon_slider
-from .counting import _span
+from ._base import Interactive, _check_number, _choice_slider, _int_slider, _span, beta_slider, epsilon_slider
 
 
 def accuracy_bound(epsilon: float = 1.0, beta: float = 0.05, k: int = 10_000) -> Interactive:
