@@ -1,6 +1,6 @@
 """The public API's type hints resolve at runtime: ``typing.get_type_hints`` on every public class's
 ``__init__`` and every public function of :mod:`dpteach.plots` and :mod:`dpteach.widgets` (and of the
-maths, ``dp.__all__``). A hint that names a private or missing name (``plots._Updatable`` on
+maths, ``dp.prelude.__all__``). A hint that names a private or missing name (``plots._Updatable`` on
 ``Interactive.__init__``, once) fails here, by name, as it fails in an IDE, Sphinx or a type checker
 run on a notebook.
 """
@@ -21,7 +21,7 @@ def _public(module):
             yield f"{module.__name__}.{name}", obj
 
 
-PUBLIC = dict(p for module in (plots, widgets, dp) for p in _public(module))
+PUBLIC = dict(p for module in (plots, widgets, dp.prelude) for p in _public(module))
 
 
 def test_the_central_widget_class_is_among_them():
