@@ -110,6 +110,21 @@ def rng(value) -> np.random.Generator:
         f"rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(0)) or None, got {value!r}")
 
 
+def delta(name: str, value) -> float:
+    """δ of (ε, δ)-DP (Dwork & Roth, Definition 2.4) as a charge or a slack takes it: 0 ≤ δ < 1."""
+    return real(name, value, low=0.0, high=1.0, low_open=False, high_open=True,
+                why="δ is the additive slack in Definition 2.4 of (ε, δ)-DP; δ = 1 would promise nothing")
+
+
+def size(size) -> tuple[int, ...]:
+    """A sampler's ``size`` argument as a shape: None is one draw (``()``), an int or a tuple of ints ≥ 0."""
+    if size is None:
+        return ()
+    if isinstance(size, tuple):
+        return tuple(integer("size", s, low=0) for s in size)
+    return (integer("size", size, low=0),)
+
+
 def _describe(low, high, low_open, high_open) -> str:
     if low is not None and high is not None:
         lb = "(" if low_open else "["

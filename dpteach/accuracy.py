@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,37 +14,13 @@ from .estimate import clopper_pearson_lower, clopper_pearson_upper
 from .laplace import laplace_mechanism, laplace_scale
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "<required>"
-
-
-_MISSING = _Missing()      # the default of an argument that is required but may come under its old name
-
-
-def _beta(func: str, beta, delta) -> float:
-    """The failure probability β, from ``beta`` or from the deprecated keyword ``delta``."""
-    if delta is not _MISSING:
-        warnings.warn(f"{func}(delta=...) is deprecated: the failure probability is now called beta "
-                      f"(the workbook writes β, so that δ keeps its meaning from (ε, δ)-DP); "
-                      f"pass beta={delta!r}", DeprecationWarning, stacklevel=3)
-        if beta is not _MISSING:
-            raise TypeError(f"{func}() got both beta and its deprecated name delta; pass beta only")
-        beta = delta
-    if beta is _MISSING:
-        raise TypeError(f"{func}() missing required argument: 'beta'")
+def _beta(beta) -> float:
+    """The failure probability β of Theorem 3.8, checked: 0 < β ≤ 1."""
     return _validate.real("beta", beta, low=0.0, high=1.0, low_open=True, high_open=False,
                           why="beta is a probability of failure")
 
 
-def _required(func: str, **values) -> None:
-    missing = [name for name, value in values.items() if value is _MISSING]
-    if missing:
-        raise TypeError(f"{func}() missing required argument(s): {', '.join(repr(m) for m in missing)}")
-
-
-def laplace_accuracy_bound(k: int, beta: float = _MISSING, sensitivity: float = _MISSING,
-                           epsilon: float = _MISSING, *, delta: float = _MISSING) -> float:
+def laplace_accuracy_bound(k: int, beta: float, sensitivity: float, epsilon: float) -> float:
     """Theorem 3.8: with probability ≥ 1 − β no coordinate is off by more than ln(k/β)·Δf/ε.
 
     .. math:: \\Pr\\left[‖f(x) - y‖_∞ \\ge \\ln\\left(\\frac{k}{β}\\right) \\cdot \\frac{Δf}{ε}\\right] \\le β
@@ -54,8 +29,6 @@ def laplace_accuracy_bound(k: int, beta: float = _MISSING, sensitivity: float = 
 
     The book writes δ for this failure probability; the workbook writes β, so that δ keeps
     its meaning from (ε, δ)-differential privacy, and the parameter is called ``beta``.
-    The keyword ``delta=`` still works but is deprecated (a ``DeprecationWarning`` names
-    ``beta``); positional calls are unchanged.
 
     Parameters
     ----------
@@ -65,8 +38,6 @@ def laplace_accuracy_bound(k: int, beta: float = _MISSING, sensitivity: float = 
         Failure probability (the book's δ), 0 < β ≤ 1.
     sensitivity, epsilon : float
         Δf > 0 and ε > 0, as given to the Laplace mechanism.
-    delta : float, deprecated
-        The old name of ``beta``, keyword only.
 
     Examples
     --------
@@ -75,8 +46,7 @@ def laplace_accuracy_bound(k: int, beta: float = _MISSING, sensitivity: float = 
     >>> round(laplace_accuracy_bound(10_000, 0.05, sensitivity=1, epsilon=1), 3)
     12.206
     """
-    d = _beta("laplace_accuracy_bound", beta, delta)
-    _required("laplace_accuracy_bound", sensitivity=sensitivity, epsilon=epsilon)
+    d = _beta(beta)
     n = _validate.integer("k", k, low=1, why="a query returns at least one number")
     return math.log(n / d) * laplace_scale(sensitivity, epsilon)
 
@@ -151,8 +121,7 @@ def linf_error_density(threshold, k: int, sensitivity: float, epsilon: float) ->
     return out if out.ndim else float(out)
 
 
-def linf_error_quantile(k: int, beta: float = _MISSING, sensitivity: float = _MISSING,
-                        epsilon: float = _MISSING, *, delta: float = _MISSING) -> float:
+def linf_error_quantile(k: int, beta: float, sensitivity: float, epsilon: float) -> float:
     """The exact α with Pr[‖Y‖_∞ ≥ α] = β for k i.i.d. Lap(Δf/ε) noises (compare Theorem 3.8).
 
     .. math:: α = -\\ln\\left(1 - (1 - β)^{1/k}\\right) \\cdot \\frac{Δf}{ε}
@@ -160,16 +129,14 @@ def linf_error_quantile(k: int, beta: float = _MISSING, sensitivity: float = _MI
     Theorem 3.8's ln(k/β)·Δf/ε gives each coordinate a tail of β/k (the union bound, as a
     Bonferroni correction does); this solves for the per-coordinate tail 1 − (1 − β)^(1/k)
     that independence allows (as Šidák's correction does). It is never larger than the
-    theorem's bound, and for small β barely smaller. ``delta=`` is the deprecated keyword
-    name of ``beta`` (see :func:`laplace_accuracy_bound`).
+    theorem's bound, and for small β barely smaller.
 
     Examples
     --------
     >>> round(linf_error_quantile(10_000, 0.05, 1, 1), 3), round(laplace_accuracy_bound(10_000, 0.05, 1, 1), 3)
     (12.181, 12.206)
     """
-    d = _beta("linf_error_quantile", beta, delta)
-    _required("linf_error_quantile", sensitivity=sensitivity, epsilon=epsilon)
+    d = _beta(beta)
     n = _validate.integer("k", k, low=1, why="a query returns at least one number")
     per_coordinate = -math.expm1(math.log1p(-d) / n) if d < 1 else 1.0
     return -math.log(per_coordinate) * laplace_scale(sensitivity, epsilon)
@@ -246,7 +213,7 @@ def binomial_ci(successes: int, trials: int, confidence: float = 0.95,
 
 
 #: :func:`binomial_ci` remembered: a slider asks for the same few hundred (successes, trials) again and again
-_cached_binomial_ci = functools.lru_cache(maxsize=4096)(binomial_ci)
+cached_binomial_ci = functools.lru_cache(maxsize=4096)(binomial_ci)
 
 
 def linf_errors(true_answer, sensitivity: float, epsilon: float, runs: int = 500,
@@ -307,13 +274,6 @@ class MonteCarloCoverage:
     confidence: float
     exact: float                      # 1 − (1 − β/k)^k, the true probability for i.i.d. Laplace noise
 
-    @property
-    def delta(self) -> float:
-        """Deprecated name of :attr:`beta`."""
-        warnings.warn("MonteCarloCoverage.delta is deprecated: the failure probability is now called beta",
-                      DeprecationWarning, stacklevel=2)
-        return self.beta
-
     def consistent(self) -> bool:
         """True unless the runs are evidence against Theorem 3.8: the interval's lower end is ≤ β."""
         return self.ci[0] <= self.beta
@@ -324,10 +284,9 @@ class MonteCarloCoverage:
                 f"β = {self.beta:g}, exact probability {self.exact:.4f}")
 
 
-def accuracy_monte_carlo(true_answer, beta: float = _MISSING, sensitivity: float = _MISSING,
-                         epsilon: float = _MISSING, runs: int = 500, rng: np.random.Generator | None = None,
-                         confidence: float = 0.95, method: str = "clopper-pearson", *,
-                         delta: float = _MISSING) -> MonteCarloCoverage:
+def accuracy_monte_carlo(true_answer, beta: float, sensitivity: float, epsilon: float, runs: int = 500,
+                         rng: np.random.Generator | None = None, confidence: float = 0.95,
+                         method: str = "clopper-pearson") -> MonteCarloCoverage:
     """Release ``true_answer`` ``runs`` times and count how often Theorem 3.8's bound is exceeded.
 
     Theorem 3.8 promises
@@ -344,8 +303,7 @@ def accuracy_monte_carlo(true_answer, beta: float = _MISSING, sensitivity: float
     true_answer : array_like
         f(x), k numbers; k is their count.
     beta : float
-        The failure probability, 0 < β ≤ 1 (the book's δ; ``delta=`` is its deprecated
-        keyword name, see :func:`laplace_accuracy_bound`).
+        The failure probability, 0 < β ≤ 1 (the book's δ).
     sensitivity, epsilon : float
         Δf > 0 and ε > 0.
     runs : int, optional
@@ -362,8 +320,7 @@ def accuracy_monte_carlo(true_answer, beta: float = _MISSING, sensitivity: float
     >>> round(mc.bound, 3), mc.consistent()
     (12.206, True)
     """
-    beta = _beta("accuracy_monte_carlo", beta, delta)
-    _required("accuracy_monte_carlo", sensitivity=sensitivity, epsilon=epsilon)
+    beta = _beta(beta)
     answer = _validate.array("true_answer", true_answer).ravel()
     bound = laplace_accuracy_bound(answer.size, beta, sensitivity, epsilon)
     errors = linf_errors(answer, sensitivity, epsilon, runs, rng)

@@ -211,15 +211,15 @@ def simulate_laplace_attack(epsilon, trials: int = 20_000, sensitivity: float = 
     eps = np.atleast_1d(_epsilons(epsilon))
     n = _validate.integer("trials", trials, low=1)
     sens = _validate.positive("sensitivity", sensitivity, why="the sensitivity Δf is a positive number")
-    alice_in, unit = _attack_draws(n, _validate.rng(rng))
-    successes = np.array([_attack_successes(float(e), sens, alice_in, unit) for e in eps], dtype=np.int64)
+    alice_in, unit = attack_draws(n, _validate.rng(rng))
+    successes = np.array([attack_successes(float(e), sens, alice_in, unit) for e in eps], dtype=np.int64)
     exact = np.atleast_1d(laplace_attack_success(eps, sens))
     return AttackSimulation(epsilon=eps, trials=n, successes=successes, rate=successes / n,
                             standard_error=np.sqrt(exact * (1 - exact) / n), exact=exact,
                             limit=np.atleast_1d(dp_success_limit(eps)))
 
 
-def _attack_draws(trials: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def attack_draws(trials: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The randomness of :func:`simulate_laplace_attack`: a fair coin "Alice in" and a unit
     Lap(1) noise per trial, drawn once (a figure draws them at construction and only counts
     per frame)."""
@@ -228,7 +228,7 @@ def _attack_draws(trials: int, gen: np.random.Generator) -> tuple[np.ndarray, np
     return alice_in, unit
 
 
-def _attack_successes(epsilon: float, sensitivity: float, alice_in: np.ndarray, unit: np.ndarray) -> int:
+def attack_successes(epsilon: float, sensitivity: float, alice_in: np.ndarray, unit: np.ndarray) -> int:
     """How many of the trials the midpoint test wins at ε: the release is c + Δf·[in] + (Δf/ε)·unit
     (Definition 3.3, c = 0 without loss of generality) and the guess is "in" above c + Δf/2."""
     release = sensitivity * alice_in + laplace_scale(sensitivity, epsilon) * unit

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
+from ._validate import delta as _charge_delta
 
 _WHY_CHARGE = "a charge spends privacy; it can never give any back"
 
@@ -338,12 +339,6 @@ class PrivacyBudget:
 
 def _charge(name: str, value) -> float:
     return _validate.real(name, value, low=0.0, low_open=False, why=_WHY_CHARGE)
-
-
-def _charge_delta(name: str, value) -> float:
-    return _validate.real(name, value, low=0.0, high=1.0, low_open=False, high_open=True,
-                          why="δ is the additive slack in Definition 2.4 of (ε, δ)-DP; "
-                                         "δ = 1 would promise nothing")
 
 
 def _label(label) -> str:

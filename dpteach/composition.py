@@ -20,7 +20,8 @@ import numpy as np
 
 from . import _validate
 from ._roots import bisect, integer
-from .budget import BudgetExceeded, Charge, PrivacyBudget, _charge_delta
+from ._validate import delta as _charge_delta
+from .budget import BudgetExceeded, Charge, PrivacyBudget
 from .laplace import laplace_scale
 
 __all__ = ["BudgetExceeded", "Charge", "PrivacyBudget", "advanced_composition", "advanced_composition_crossover",
@@ -107,13 +108,13 @@ def advanced_composition_max_k(total_epsilon: float, epsilon: float, delta_prime
     total = _validate.positive("total_epsilon", total_epsilon, why="the total ε′ the queries may spend")
     eps = _validate.epsilon(epsilon)
     dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
-    a, b = _advanced_coefficients(eps, dp_)
+    a, b = advanced_coefficients(eps, dp_)
     s = (-a + math.sqrt(a * a + 4 * b * total)) / (2 * b)
     k = math.floor(s * s)
     # the closed form is exact up to rounding: step to the true boundary
-    while k >= 1 and _advanced_total(k, a, b) > total:
+    while k >= 1 and advanced_total(k, a, b) > total:
         k -= 1
-    while _advanced_total(k + 1, a, b) <= total:
+    while advanced_total(k + 1, a, b) <= total:
         k += 1
     return k
 
@@ -160,14 +161,14 @@ def advanced_composition_crossover(epsilon: float, delta_prime: float) -> int | 
     """
     eps = _validate.epsilon(epsilon)
     dp_ = _validate.real("delta_prime", delta_prime, low=0.0, high=1.0, high_open=True, why=_WHY_DELTA_PRIME)
-    a, b = _advanced_coefficients(eps, dp_)
+    a, b = advanced_coefficients(eps, dp_)
     if b >= eps:
         return None
     k = max(1, math.floor((a / (eps - b)) ** 2))
     # the closed form is exact up to rounding: step to the true boundary
-    while k > 1 and _advanced_total(k - 1, a, b) < (k - 1) * eps:
+    while k > 1 and advanced_total(k - 1, a, b) < (k - 1) * eps:
         k -= 1
-    while _advanced_total(k, a, b) >= k * eps:
+    while advanced_total(k, a, b) >= k * eps:
         k += 1
     return k
 
@@ -291,13 +292,13 @@ def optimal_composition_max_k(total_epsilon: float, epsilon: float, delta_prime:
     return bisect(fits, low, high, split=integer)[0]
 
 
-def _advanced_coefficients(epsilon: float, delta_prime: float) -> tuple[float, float]:
+def advanced_coefficients(epsilon: float, delta_prime: float) -> tuple[float, float]:
     """(a, b) with Theorem 3.20's ε′ = a√k + bk: a = ε√(2 ln(1/δ′)), b = ε(e^ε − 1)."""
     return epsilon * math.sqrt(2 * math.log(1 / delta_prime)), epsilon * math.expm1(epsilon)
 
 
-def _advanced_total(k, a: float, b: float):
-    """a√k + bk for an integer k or an array of them (Theorem 3.20's ε′, see _advanced_coefficients)."""
+def advanced_total(k, a: float, b: float):
+    """a√k + bk for an integer k or an array of them (Theorem 3.20's ε′, see advanced_coefficients)."""
     return a * np.sqrt(k) + b * k
 
 

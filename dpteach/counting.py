@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
-from .accuracy import _MISSING, _beta, laplace_accuracy_bound
+from .accuracy import laplace_accuracy_bound
 from .laplace import laplace_mechanism, laplace_scale
 
 
@@ -271,8 +271,7 @@ class HistogramNoise:
                 f"DP noise exceeds sampling noise in cells under {self.crossover:g}")
 
 
-def histogram_noise(sensitivity: float, epsilon: float, cells: int, beta: float = 0.05, *,
-                    delta: float = _MISSING) -> HistogramNoise:
+def histogram_noise(sensitivity: float, epsilon: float, cells: int, beta: float = 0.05) -> HistogramNoise:
     """The noise of a histogram released with the Laplace mechanism, in the numbers a report needs.
 
     Per cell the noise is Lap(b) with b = Δf/ε, so its variance is
@@ -296,7 +295,7 @@ def histogram_noise(sensitivity: float, epsilon: float, cells: int, beta: float 
         N ≥ 1, the number of cells (campaign-days, say).
     beta : float, optional
         Failure probability for the ℓ∞ bound, 0 < β ≤ 1 (default 0.05: 95% confidence). The
-        book writes δ; the keyword ``delta=`` still works, with a ``DeprecationWarning``.
+        book writes δ.
 
     Examples
     --------
@@ -307,7 +306,6 @@ def histogram_noise(sensitivity: float, epsilon: float, cells: int, beta: float 
     (50.0, 47.0, 50.0)
     """
     n = _validate.integer("cells", cells, low=1, why="a histogram has at least one cell")
-    beta = _beta("histogram_noise", beta if delta is _MISSING else _MISSING, delta)
     b = laplace_scale(sensitivity, epsilon)
     bound = laplace_accuracy_bound(n, beta, sensitivity, epsilon)
     return HistogramNoise(sensitivity=float(sensitivity), epsilon=float(epsilon), cells=n, beta=float(beta),

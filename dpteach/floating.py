@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate
-from .discrete.laplace import _size
+from ._validate import size as _size
 from .laplace import laplace_scale
 
 #: u = k·2⁻⁵³ − ½ for k = 1, …, 2⁵³ − 1: the uniform double on (−½, ½) the sampler uses.

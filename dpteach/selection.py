@@ -9,38 +9,14 @@ integration), so the chapters can put simulation and theory side by side.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 
 from . import _validate
+from ._quadrature import CHUNK as _CHUNK
+from ._quadrature import simpson_nodes as _simpson_nodes
 from .laplace import laplace_cdf, laplace_pdf, laplace_scale
-
-#: Rows × columns of noise drawn at once when many runs are asked for.
-_CHUNK = 2_000_000
-
-
-def _simpson_nodes(breaks: np.ndarray, step: float) -> tuple[np.ndarray, np.ndarray]:
-    """Nodes and weights of composite Simpson's rule on [breaks[0], breaks[-1]].
-
-    Each piece between consecutive breakpoints (where the integrand has a kink) gets an
-    even number of equal steps no longer than ``step``, so the rule's O(h⁴) error holds on
-    every piece: ∫ g ≈ g(nodes) @ weights.
-    """
-    edges = np.unique(breaks)
-    nodes, weights = [edges[:1]], [np.zeros(1)]
-    for lo, hi in itertools.pairwise(edges):
-        n = 2 * max(1, math.ceil((hi - lo) / (2 * step)))
-        h = (hi - lo) / n
-        w = np.full(n + 1, 2.0)
-        w[1::2] = 4.0
-        w[0] = w[-1] = 1.0
-        w *= h / 3
-        weights[-1][-1] += w[0]
-        nodes.append(np.linspace(lo, hi, n + 1)[1:])
-        weights.append(w[1:])
-    return np.concatenate(nodes), np.concatenate(weights)
 
 
 def _runs(size) -> int | None:

@@ -14,8 +14,9 @@ import math
 import numpy as np
 
 from . import _validate
+from ._quadrature import CHUNK as _CHUNK  # the integration grid and chunking shared with Report Noisy Max
+from ._quadrature import simpson_nodes as _simpson_nodes
 from .laplace import laplace_pdf
-from .selection import _CHUNK, _simpson_nodes  # the integration grid and chunking shared with Report Noisy Max
 
 
 def above_threshold(answers, threshold: float, epsilon: float, *, sensitivity: float = 1.0,

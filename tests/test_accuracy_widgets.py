@@ -116,8 +116,8 @@ def test_marketing_noise_axes_hold_both_ends_and_say_where_the_crossover_went():
     assert fig.ax.get_ylim() == (low, high)
 
 
-def test_delta_slider_spans_a_thousandth_to_one_on_a_log_scale():
-    s = widgets.delta_slider()
+def test_beta_slider_spans_a_thousandth_to_one_on_a_log_scale():
+    s = widgets.beta_slider()
     assert math.isclose(s.base ** s.min, 0.001) and math.isclose(s.base ** s.max, 1.0)
     assert s.description.startswith("β")      # the failure probability is β in the chapters; δ is (ε, δ)-DP's
 

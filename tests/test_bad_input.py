@@ -10,7 +10,7 @@ One table, ``CASES``, each row a public name, the arguments that replace some of
 the exception, the parameter the message must name and the text it must show. It is built
 from two sources and each row appears once:
 
-* by introspection, for the WHOLE public API (every function or class in ``dp.__all__``):
+* by introspection, for the WHOLE public API (every function or class in ``dp.prelude.__all__``):
   ``VALID`` holds one valid call per public callable (a factory, so every test gets fresh
   objects); ``EXEMPT`` lists, with the reason, the public names that take no user input to
   check (result records, exception types). For every parameter, ``KIND`` (by parameter name,
@@ -460,7 +460,7 @@ MATHS_LAYER = (
 
 
 def _public() -> dict[str, object]:
-    return {name: getattr(dp, name) for name in dp.__all__
+    return {name: getattr(dp, name) for name in dp.prelude.__all__
             if inspect.isfunction(getattr(dp, name)) or inspect.isclass(getattr(dp, name))
             or (callable(getattr(dp, name)) and not inspect.ismodule(getattr(dp, name)))}
 
@@ -659,7 +659,7 @@ def test_every_public_callable_is_in_the_table():
 
 def test_every_table_entry_is_public():
     """A public name renamed or removed fails here, by name, instead of dropping its rows silently."""
-    stale = sorted((set(VALID) | set(EXEMPT) | set(MATHS_LAYER)) - set(dp.__all__))
+    stale = sorted((set(VALID) | set(EXEMPT) | set(MATHS_LAYER)) - set(dp.prelude.__all__))
     assert not stale, f"entries of tests/test_bad_input.py that dpteach no longer exports: {stale}"
 
 
@@ -693,7 +693,7 @@ def test_the_maths_layer_is_every_public_function_of_its_modules():
               if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == module.__name__}
     public |= {estimate.clopper_pearson_lower, estimate.clopper_pearson_upper}
     assert {f.__name__ for f in public} == set(MATHS_LAYER)
-    assert {f.__name__ for f in public} <= set(dp.__all__)
+    assert {f.__name__ for f in public} <= set(dp.prelude.__all__)
     assert not set(MATHS_LAYER) - BY_HAND, f"no rows by hand: {sorted(set(MATHS_LAYER) - BY_HAND)}"
 
 

@@ -20,8 +20,7 @@ import shutil
 import nbformat
 import pytest
 from helpers import ARTIFACTS, ROOT, axe_source, needs_chromium
-
-from dpteach.publish.labserver import KERNEL_READY, open_notebook, run_all, running_lab
+from labserver import KERNEL_READY, open_notebook, run_all, running_lab
 
 pytestmark = needs_chromium
 

@@ -26,7 +26,7 @@ from dpteach.exercises._feedback import matching_mistake, recording, rounded_too
 VALUES = [spec for spec in ex.EXERCISES.values() if spec.kind == "value"]
 
 #: dpteach functions that compute an exercise's answer: a wrong message never names one as ``dp.<name>``.
-COMPUTING = sorted(name for name in dir(dp) if callable(getattr(dp, name)) and not name.startswith("_"))
+COMPUTING = sorted(name for name in dp.prelude.__all__ if callable(getattr(dp, name)))
 
 
 def significant(text: str) -> int:

@@ -12,7 +12,7 @@ the axes' face):
   stands at 3:1 or more against the axes' face, an area by its fill or by its edge;
 - every text the figure shows stands at 4.5:1 or more against the figure's face.
 
-The rules are :func:`colour_problems`; ``tests/test_figure_text_b.py`` applies the same rules.
+The rules are :func:`colour_problems`; ``tests/test_figure_text_08_to_11.py`` applies the same rules.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from dpteach import plots
 FACTORIES = widget_factories()
 
 #: the figures chapters 08–11 draw: their colours are figures-b's (``dpteach/plots/{gaussian, noise, …}.py``);
-#: the same rules run on them here and in ``tests/test_figure_text_b.py``
+#: the same rules run on them here and in ``tests/test_figure_text_08_to_11.py``
 FIGURES_B = ("applications", "dpsgd", "exact_composition", "gaussian", "hypothesis", "local", "noise",
              "reconstruction", "sparse_variants")
 

@@ -221,7 +221,7 @@ def test_a_family_of_modules_is_a_package_not_a_file_name_prefix():
     assert not list(PACKAGE.glob("gg_*.py")) and not (PACKAGE / "generalized_gaussian.py").exists()
     assert (PACKAGE / "generalized_gaussian" / "__init__.py").is_file()
     family = dp.generalized_gaussian.__all__
-    assert len(family) >= 30 and set(family) <= set(dp.__all__)
+    assert len(family) >= 30 and set(family) <= set(dp.prelude.__all__)
     assert {getattr(dp, n).__module__.rpartition(".")[0] for n in family} == {"dpteach.generalized_gaussian"}
 
 

@@ -5,8 +5,10 @@ pyproject.toml: if they drift apart, one audience gets a broken workbook.
 """
 
 import re
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -276,10 +278,42 @@ def test_import_dpteach_loads_only_numpy(heavy):
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 
+@pytest.mark.slow   # builds the wheel
+def test_the_wheel_holds_the_package_and_not_the_tests_tools(tmp_path):
+    """The lab server of the browser tests and benchmark (tests/labserver.py, once dpteach/publish/labserver.py)
+    and the rest of tests/ stay out of the wheel a student or an autograder installs. Built from a copy of the
+    sources: setuptools reuses a build/ folder, where a moved module would linger."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
+    for folder in ("dpteach", "tests", "benchmarks"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(source)], check=True, capture_output=True)
+    with zipfile.ZipFile(next(tmp_path.glob("dpteach-*.whl"))) as wheel:
+        names = wheel.namelist()
+    assert {"dpteach/__init__.py", "dpteach/publish/__init__.py", "dpteach/widgets/a11y.js"} <= set(names)
+    assert not [n for n in names if "labserver" in n or n.startswith(("tests/", "benchmarks/"))]
+
+
+def test_test_files_are_named_by_what_they_test_and_browser_tests_sit_with_their_wing():
+    """No test file is named by its size (test_x_a.py, test_x_b.py: chapters or topics say which part is which), and
+    the top of tests/, which mirrors the package's core, holds no browser test of the publishing wing: the lab, the
+    editions, the book and the slides are tested in tests/publish/. The one browser test left at the top drives the
+    widgets' own access widget (dpteach/widgets) in the lab."""
+    tests = ROOT / "tests"
+    by_size = sorted(str(p.relative_to(ROOT)) for p in tests.rglob("test_*.py") if re.search(r"_[a-z]\.py$", p.name))
+    assert not by_size
+    assert {p.name for p in tests.glob("test_browser_*.py")} <= {"test_browser_lab_a11y.py"}
+
+
 def test_the_code_is_ruff_clean():
-    """The package, the tests and the benchmarks pass the lint rules set in pyproject.toml."""
+    """The whole repository passes the lint rules set in pyproject.toml, as ``ruff check .`` reads it: the package,
+    the tests, the benchmarks, the tools and the notebooks' code cells (ruff lints .ipynb; a chapter's cell is fixed in
+    its MyST twin in sources/ and synced)."""
     ruff = Path(sys.executable).with_name("ruff")
-    out = subprocess.run([str(ruff), "check", "dpteach", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run([str(ruff), "check", "."], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
 
 

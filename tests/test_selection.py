@@ -419,4 +419,4 @@ def test_every_public_function_of_selection_is_validated():
     public = {n for module in (selection, threshold) for n, obj in vars(module).items()
               if not n.startswith("_") and callable(obj) and getattr(obj, "__module__", "") == module.__name__}
     assert public == set(CALLS)
-    assert public <= set(dp.__all__)
+    assert public <= set(dp.prelude.__all__)

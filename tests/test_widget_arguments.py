@@ -190,8 +190,7 @@ def test_the_table_covers_every_argument_of_every_factory():
         for name in inspect.signature(factory).parameters:
             if name not in controls and (factory.__name__, name) not in covered:
                 missing.append(f"{factory.__name__}({name}=…)")
-    deprecated = {"accuracy_bound(delta=…)"}             # the old name of beta, refused as beta
-    assert set(missing) <= deprecated, missing
+    assert not missing, missing
 
 
 # -- where a log slider's values land ------------------------------------------------------------

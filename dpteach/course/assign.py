@@ -346,7 +346,7 @@ def sync_prompts(project: Project) -> list[str]:
         for exercise in editions.exercises(nb, chapter.path.stem):
             spec = EXERCISES[exercise.checker]
             cell = nb.cells[exercise.prompt_cell]
-            label = editions._PROMPT.search(cell.source)
+            label = editions.PROMPT.search(cell.source)
             title = f" ({spec.title})" if spec.title else ""
             wanted = cell.source[:label.start()] + f"**Exercise {exercise.number}{title}.** " + spec.render()
             if cell.source != wanted:

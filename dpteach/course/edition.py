@@ -200,7 +200,7 @@ def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, 
         params = {} if practice or not homework else numbers.get(exercise.checker, {})
         prompt_cell = cells[exercise.prompt_cell]
         text = editions.source(prompt_cell)
-        label = editions._PROMPT.search(text)
+        label = editions.PROMPT.search(text)
         if salt and homework and spec.homework:
             prompt_cell["source"] = text[:label.end()] + ASKED_BELOW
             questions[exercise.prompt_cell] = _question_cell(exercise.checker, f"course-{stem[:2]}-q{exercise.number}")

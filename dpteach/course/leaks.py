@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-from dpteach.exercises._feedback import tolerance
+from dpteach.exercises import tolerance
 
 #: A number as prose and printed tables write it: 1,600 or 1600 or 0.731 or .5, maybe followed by %.
 _NUMBER = re.compile(r"(?<![\w.,])(?:(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?|\.(\d+))(?!\.?\d)(\s?%)?")

@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..exercises._cells import OVERWRITTEN, overwritten_in
+from ..exercises import OVERWRITTEN, overwritten_in
 from . import sandbox
 from .functions import SandboxedFunction
 from .identity import chapter_flag, flags, identify

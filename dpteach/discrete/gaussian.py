@@ -46,9 +46,10 @@ import numpy as np
 
 from .. import _validate
 from .._roots import bisect
+from .._validate import size as _size
 from ..exact_composition import zcdp_to_dp
 from ..gaussian import gaussian_epsilon
-from .laplace import _bernoulli_exp_small, _discrete_laplace, _integers, _rational, _size
+from ._exact import _bernoulli_exp_small, _discrete_laplace, _integers, _rational
 
 _WHY_SIGMA = "σ is the width of the noise (a parameter, not its standard deviation)"
 _WHY_DELTA = "δ in (0, 1)"

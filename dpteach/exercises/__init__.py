@@ -28,6 +28,7 @@ from ._base import (
     to_plain,
     tolerance,
 )
+from ._cells import OVERWRITTEN, overwritten_in
 from ._mistakes import CLAIMS, MISTAKES, common_mistakes, wrong_claims
 from .accuracy import (
     check_accuracy_bound,
@@ -92,6 +93,8 @@ from .sparse_variants import check_unnoised_threshold_ratio
 from .variants import homework, question
 
 __all__ = [
+    "OVERWRITTEN",
+    "overwritten_in",
     "EXERCISES",
     "KINDS",
     "homework",

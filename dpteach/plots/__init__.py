@@ -5,7 +5,8 @@ composition, selection, gaussian, noise, applications, attack); the style, the P
 base class every figure shares are in ``_base``. This module only re-exports their public names.
 """
 
-from ._base import PALETTE, new_figure, png_bytes, presentation, style, styled, use_style
+from ._base import PALETTE, UpdatableFigure, new_figure, png_bytes, presentation, style, styled, use_style
+from ._png import png_text_px
 from .accuracy import AccuracyBoundFigure, MarketingNoiseFigure, NameReliabilityFigure
 from .applications import CappedReportFigure, HospitalCountFigure
 from .attack import AttackSuccessFigure
@@ -27,8 +28,10 @@ from .sparse_variants import VariantAuditFigure
 
 __all__ = [
     "PALETTE",
+    "UpdatableFigure",
     "new_figure",
     "png_bytes",
+    "png_text_px",
     "presentation",
     "style",
     "styled",

@@ -22,6 +22,7 @@ import html
 import os
 from collections.abc import Hashable, Sequence
 from contextlib import contextmanager
+from typing import Protocol
 
 import matplotlib
 import matplotlib.ticker
@@ -240,6 +241,20 @@ def _layout_key(fig: Figure) -> tuple:
         key.append(bool(ax.get_title()))
         key.append(ax.get_legend() is not None)
     return tuple(key)
+
+
+class UpdatableFigure(Protocol):
+    """What :class:`dpteach.widgets.Interactive` asks of a figure: the Matplotlib figure, ``png`` (the frame a
+    slider sends) and ``alt_text`` (its text alternative, WCAG 1.1.1); and ``update`` (redraw at the controls'
+    values, keywords by control name, returning the numbers drawn) unless Interactive is given its own. Every
+    figure of :mod:`dpteach.plots` is one (through :class:`_Updatable`); a runtime class, so that
+    ``typing.get_type_hints`` resolves the hints that name it."""
+
+    fig: Figure
+
+    def png(self, dpi: float | None = None) -> bytes: ...
+
+    def alt_text(self) -> str: ...
 
 
 class _Updatable:

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.colors import to_rgb
 
 from .. import _validate
-from ..accuracy import _cached_binomial_ci, laplace_accuracy_bound, linf_error_density, linf_error_tail
+from ..accuracy import cached_binomial_ci, laplace_accuracy_bound, linf_error_density, linf_error_tail
 from ..census import CensusFirstNames
 from ..counting import histogram_noise
 from ..laplace import laplace_scale
@@ -75,18 +75,18 @@ class AccuracyBoundFigure(_Updatable):
                                        fontsize="small")
         self.dynamic = [self.hist, self.pdf, self.tail, self.bound, ax.title, self.note]
 
-    def update(self, epsilon: float, delta: float, k: int) -> dict:
-        """Redraw at ε, failure probability β = ``delta`` (named after the book's δ) and k cells."""
+    def update(self, epsilon: float, beta: float, k: int) -> dict:
+        """Redraw at ε, failure probability β (the book's δ) and k cells."""
         n = _validate.integer("k", k, low=1)
         if n not in self.K_OPTIONS:
             raise ValueError(f"k must be one of {self.K_OPTIONS}, got {k!r}")
         j = self.K_OPTIONS.index(n)
         b = laplace_scale(1.0, epsilon)
-        bound = laplace_accuracy_bound(n, delta, 1.0, epsilon)
+        bound = laplace_accuracy_bound(n, beta, 1.0, epsilon)
         t_bound = bound / b                                   # ln(k/β)
         errors = b * self.max_unit[:, j]
         beyond = int((errors >= bound).sum())
-        ci = _cached_binomial_ci(beyond, self.runs)
+        ci = cached_binomial_ci(beyond, self.runs)
         exact = linf_error_tail(bound, n, 1.0, epsilon)
         self.hist.set_data(self.heights[j])
         self.pdf.set_ydata(self.expected[j])
@@ -95,7 +95,7 @@ class AccuracyBoundFigure(_Updatable):
         self.tail.set_width(max(0.0, self.T_MAX - t_bound))
         off = int((self.max_unit[:, j] > self.T_MAX).sum())
         # a short title (it must fit in the presentation style at every slider value); the counts go in the note
-        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}, β = {delta:.3g}: bound {_number(bound)}")
+        self.ax.title.set_text(f"k = {n:,}, ε = {epsilon:.3g}, β = {beta:.3g}: bound {_number(bound)}")
         self.note.set_text(f"b = Δf/ε = {_number(b)}; bound = {t_bound:.3g}·b\n"
                            f"beyond the bound: {beyond} of {self.runs} ({beyond / self.runs:.1%})\n"
                            f"95% interval [{ci[0]:.3f}, {ci[1]:.3f}]\n"
@@ -103,8 +103,8 @@ class AccuracyBoundFigure(_Updatable):
                            f"mean largest error {errors.mean():.3g}"
                            + (f"\n{off} releases beyond this axis" if off else "")
                            + ("\nthe bound is beyond this axis" if t_bound > self.T_MAX else ""))
-        self._now = (n, j, epsilon, delta, b, bound, t_bound, beyond, ci, exact, float(errors.mean()))
-        return {"k": n, "epsilon": epsilon, "delta": delta, "bound": bound, "errors": errors, "beyond": beyond,
+        self._now = (n, j, epsilon, beta, b, bound, t_bound, beyond, ci, exact, float(errors.mean()))
+        return {"k": n, "epsilon": epsilon, "beta": beta, "bound": bound, "errors": errors, "beyond": beyond,
                 "fraction": beyond / self.runs, "ci": ci, "exact": exact}
 
 
@@ -156,12 +156,12 @@ class NameReliabilityFigure(_Updatable):
     so only its title moves). One unit Laplace draw per cell, rescaled with ε.
     """
 
-    def __init__(self, data: CensusFirstNames, delta: float = 0.05, rng: np.random.Generator | None = None,
+    def __init__(self, data: CensusFirstNames, beta: float = 0.05, rng: np.random.Generator | None = None,
                  epsilon_range: tuple[float, float] = (0.01, 10.0)) -> None:
         if not isinstance(data, CensusFirstNames):
             raise TypeError(f"data must come from dp.census_first_names(), got {type(data).__name__}")
         self.data = data
-        self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        self.beta = _validate.real("beta", beta, low=0.0, high=1.0)
         low_eps, high_eps = (_validate.epsilon(e) for e in epsilon_range)
         gen = _rng(rng)
         self.unit = gen.laplace(0.0, 1.0, size=data.k)
@@ -170,7 +170,7 @@ class NameReliabilityFigure(_Updatable):
         self.x = np.logspace(np.log10(self.true.min()) - 0.2, np.log10(self.true.max()) + 0.2, 50)
         # fixed axes: from the 1% quantile of relative errors at the largest ε to the bound at the smallest,
         # and a decade above it for the legend
-        t_bound = laplace_accuracy_bound(data.k, self.delta, 1.0, 1.0)      # ln(k/β), in units of b
+        t_bound = laplace_accuracy_bound(data.k, self.beta, 1.0, 1.0)      # ln(k/β), in units of b
         bottom = 10 ** np.floor(np.log10(np.quantile(self.unit_relative, 0.01) / high_eps))
         top = 10 ** np.ceil(np.log10(10 * max(t_bound / self.x[0], self.unit_relative.max()) / low_eps))  # + legend
         unused = self.unit[~data.listed]
@@ -183,7 +183,7 @@ class NameReliabilityFigure(_Updatable):
             (self.points,) = left.plot(self.true, self.unit_relative, "o", ms=np.sqrt(6), mew=0, ls="none",
                                        color=PALETTE["blue"], alpha=0.75, label=f"{data.n_listed:,} listed names")
             (self.bound_line,) = left.loglog(self.x, t_bound / self.x, color=PALETTE["vermillion"],
-                                             label=f"Thm 3.8 bound / count ({1 - self.delta:.0%})")
+                                             label=f"Thm 3.8 bound / count ({1 - self.beta:.0%})")
             left.axhline(0.01, color="grey", lw=1.2, ls=":", label="1% relative error")
             left.set_xlim(self.x[0], self.x[-1])
             left.set_ylim(bottom, top)
@@ -206,7 +206,7 @@ class NameReliabilityFigure(_Updatable):
 
     def update(self, epsilon: float) -> dict:
         b = laplace_scale(1.0, epsilon)
-        bound = laplace_accuracy_bound(self.data.k, self.delta, 1.0, epsilon)
+        bound = laplace_accuracy_bound(self.data.k, self.beta, 1.0, epsilon)
         noise = b * self.unit
         relative = b * self.unit_relative
         unused = noise[~self.data.listed]
@@ -234,7 +234,7 @@ class NameReliabilityFigure(_Updatable):
         off = "; ".join(f"{m:,} names {where} the axis" for m, where in ((below, "below"), (above, "above")) if m)
         return (f"Left: each of the {self.data.n_listed:,} listed first names' relative error |noisy − true| / true "
                 f"against its true count, on log axes, under Theorem 3.8's bound divided by the count "
-                f"({1 - self.delta:.0%}). At ε = {eps:.3g} (b = {_number(b)}, bound {_number(bound)}) every listed "
+                f"({1 - self.beta:.0%}). At ε = {eps:.3g} (b = {_number(b)}, bound {_number(bound)}) every listed "
                 f"name is within {worst:.2%}{f' ({off})' if off else ''}. Right: a histogram of the released counts "
                 f"of the {self.data.k - self.data.n_listed:,} unused names (true count 0), pure noise, up to "
                 f"±{_number(unused)}.")
@@ -265,15 +265,15 @@ class MarketingNoiseFigure(_Updatable):
     (a note under the title says so).
     """
 
-    def __init__(self, cells: int = 600, delta: float = 0.05, n_max: float = 1e5, cap_max: int = 20,
+    def __init__(self, cells: int = 600, beta: float = 0.05, n_max: float = 1e5, cap_max: int = 20,
                  epsilon_range: tuple[float, float] = (0.01, 10.0)) -> None:
         self.cells = _validate.integer("cells", cells, low=1)
-        self.delta = _validate.real("delta", delta, low=0.0, high=1.0)
+        self.beta = _validate.real("beta", beta, low=0.0, high=1.0)
         self.n = np.logspace(0, np.log10(_validate.real("n_max", n_max, low=10.0)), 300)
         c_max = _validate.integer("cap_max", cap_max, low=1)
         low_eps, high_eps = (_validate.epsilon(e) for e in epsilon_range)
-        lowest = histogram_noise(1, high_eps, self.cells, self.delta)
-        highest = histogram_noise(c_max, low_eps, self.cells, self.delta)
+        lowest = histogram_noise(1, high_eps, self.cells, self.beta)
+        highest = histogram_noise(c_max, low_eps, self.cells, self.beta)
         bottom = 10 ** np.floor(np.log10(min(lowest.std, 1.0)))
         top = 10 ** np.ceil(np.log10(2 * max(highest.linf_bound, np.sqrt(self.n[-1]))))
         self.fig, self.ax = new_figure(height=4.6)
@@ -286,7 +286,7 @@ class MarketingNoiseFigure(_Updatable):
             (self.dp_line,) = ax.loglog(self.n, np.ones_like(self.n), color=PALETTE["vermillion"],
                                         label="DP noise std √2·c/ε")
             (self.linf,) = ax.loglog(self.n, np.ones_like(self.n), color=PALETTE["vermillion"], ls="--",
-                                     label=f"largest DP error over N = {self.cells:,} cells ({1 - self.delta:.0%})")
+                                     label=f"largest DP error over N = {self.cells:,} cells ({1 - self.beta:.0%})")
             self.cross = ax.axvline(1, color=PALETTE["black"], ls=":", lw=1.5)
             ax.set_xlim(self.n[0], self.n[-1])
             ax.set_ylim(bottom, top)
@@ -302,7 +302,7 @@ class MarketingNoiseFigure(_Updatable):
 
     def update(self, cap: int, epsilon: float) -> dict:
         c = _validate.integer("cap", cap, low=1)
-        h = histogram_noise(c, epsilon, self.cells, self.delta)
+        h = histogram_noise(c, epsilon, self.cells, self.beta)
         left, right = self.n[0], self.n[-1]
         self.dp_line.set_ydata(np.full(self.n.shape, h.std))
         self.linf.set_ydata(np.full(self.n.shape, h.linf_bound))
@@ -325,7 +325,7 @@ class MarketingNoiseFigure(_Updatable):
         return (f"Line chart on log axes of the size of the noise against the conversions n in a cell, from "
                 f"{self.n[0]:g} to {_number(self.n[-1])}: sampling noise √n rises, the DP noise is flat. At cap "
                 f"c = {c} and ε = {eps:.3g} the DP noise has standard deviation √2·c/ε = {_number(h.std)}, and the "
-                f"largest DP error over N = {self.cells:,} cells ({1 - self.delta:.0%}) is {_number(h.linf_bound)}: "
+                f"largest DP error over N = {self.cells:,} cells ({1 - self.beta:.0%}) is {_number(h.linf_bound)}: "
                 f"DP noise dominates cells under {_number(h.crossover)} conversions.")
 
     def data_table(self) -> dict | None:

@@ -7,8 +7,8 @@ from matplotlib.colors import to_rgb
 
 from .. import _validate
 from ..attack import (
-    _attack_draws,
-    _attack_successes,
+    attack_draws,
+    attack_successes,
     dp_success_limit,
     laplace_attack_success,
     posterior_bounds,
@@ -59,7 +59,7 @@ class AttackSuccessFigure(_Updatable):
                                     _validate.integer("points", points, low=2))
         self.simulated = simulate_laplace_attack(measured_grid, self.trials, rng=np.random.default_rng(seed))
         # the same coins and unit noise as simulate_laplace_attack(·, trials, rng=default_rng(seed))
-        self._draws = _attack_draws(self.trials, np.random.default_rng(seed))
+        self._draws = attack_draws(self.trials, np.random.default_rng(seed))
         self.q = np.linspace(0.001, 0.999, 300)
         self.fig, (self.left, self.right) = new_figure(1, 2, height=4.6, width_ratios=(3, 2))
         with styled():
@@ -99,7 +99,7 @@ class AttackSuccessFigure(_Updatable):
         eps = _validate.real("epsilon", epsilon, low=0.0)
         limit = float(dp_success_limit(eps))
         exact = float(laplace_attack_success(eps))
-        measured = _attack_successes(eps, 1.0, *self._draws) / self.trials
+        measured = attack_successes(eps, 1.0, *self._draws) / self.trials
         self.marker.set_xdata([eps, eps])
         self.now.set_data([eps, eps, eps], [limit, exact, measured])
         low, high = posterior_bounds(self.q, eps)

@@ -7,10 +7,10 @@ import numpy as np
 from .. import _validate
 from ..composition import (
     PrivacyBudget,
-    _advanced_coefficients,
-    _advanced_total,
+    advanced_coefficients,
     advanced_composition,
     advanced_composition_crossover,
+    advanced_total,
     averaged_answers_std,
     basic_composition,
     project_to_total,
@@ -187,7 +187,7 @@ class AdvancedCompositionFigure(_Updatable):
         advanced_k = advanced_composition(n, epsilon, delta_prime)[0]
         crossover = advanced_composition_crossover(epsilon, delta_prime)
         basic = self.ks * float(epsilon)                                              # Theorem 3.16
-        advanced = _advanced_total(self.ks, *_advanced_coefficients(float(epsilon), float(delta_prime)))
+        advanced = advanced_total(self.ks, *advanced_coefficients(float(epsilon), float(delta_prime)))
         self.basic.set_ydata(basic)
         self.advanced.set_ydata(advanced)
         self.best.set_ydata(np.minimum(basic, advanced))

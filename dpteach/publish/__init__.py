@@ -17,7 +17,6 @@ installed package, so a second clone builds into its own ``build/`` (:mod:`.path
 * :mod:`.editions`: a chapter for its audience (the instructor's: ``instructor``).
 * :mod:`.present`: a chapter to present live (``present``, ``make present``) and the presenting server's extension.
 * :mod:`.links`: the Binder and JupyterHub links.
-* :mod:`.labserver`: a JupyterLab server on a free port, for the browser tests and the browser benchmark.
 * :mod:`.websocket`: the server's kernel WebSocket with Nagle's algorithm off (a slider's image leaves at once);
   the lab's venvs and Binder load it from ``binder/jupyter_server_config.json``.
 

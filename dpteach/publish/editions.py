@@ -30,7 +30,8 @@ FOLDED = "<details><summary>Show the solution</summary>"
 OPEN = "<details open><summary>Solution</summary>"
 _FENCE = re.compile(r"```python\n(.*?)\n```", re.S)
 _HEADING = re.compile(r"(?m)^(#{1,3}) (.+?)\s*$")
-_PROMPT = re.compile(r"^\*\*Exercise (\d+)(?: \(([^)]*)\))?\.\*\*\s*", re.M)
+#: An exercise's prompt in a chapter's Markdown, "**Exercise n (label).**": its number and label (the course reads it too)
+PROMPT = re.compile(r"^\*\*Exercise (\d+)(?: \(([^)]*)\))?\.\*\*\s*", re.M)
 _NOTE_HEADING = re.compile(r"(?m)^## (.+?)\s*$")
 
 
@@ -114,7 +115,7 @@ def exercises(nb, chapter: str = "chapter") -> list[Exercise]:
             continue
         where = f"{chapter}, cell {index}"
         before = cells[index - 1] if index else None
-        label = _PROMPT.search(source(before)) if before and before["cell_type"] == "markdown" else None
+        label = PROMPT.search(source(before)) if before and before["cell_type"] == "markdown" else None
         if label is None:
             raise ValueError(f"{where}: an answer cell must follow a Markdown prompt with a line '**Exercise N.**'")
         after = cells[index + 1] if index + 1 < len(cells) else None

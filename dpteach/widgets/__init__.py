@@ -4,7 +4,7 @@ Each topic's sliders live in ``dpteach/widgets/T.py``; ``Interactive`` and the s
 ``_base``. This module only re-exports their public names.
 """
 
-from ._base import Interactive, delta_slider, epsilon_slider, log_slider, sensitivity_slider
+from ._base import Interactive, beta_slider, direction_ends, epsilon_slider, log_slider, private_end, sensitivity_slider
 from .accuracy import (
     accuracy_bound,
     marketing_noise,
@@ -63,7 +63,9 @@ from .sensitivity import (
 
 __all__ = [
     "Interactive",
-    "delta_slider",
+    "beta_slider",
+    "direction_ends",
+    "private_end",
     "epsilon_slider",
     "log_slider",
     "sensitivity_slider",

@@ -244,7 +244,7 @@ class Interactive:
         once the controls rest, its data table and explorable points, and the controls' names and values.
     """
 
-    def __init__(self, figure: plots._Updatable, controls: dict[str, widgets.ValueWidget], caption: str,
+    def __init__(self, figure: plots.UpdatableFigure, controls: dict[str, widgets.ValueWidget], caption: str,
                  update: Callable[..., dict] | None = None) -> None:
         self.figure = figure
         self._update = figure.update if update is None else update
@@ -376,7 +376,7 @@ def _kernel_loop():
     return getattr(kernel, "io_loop", None)
 
 
-def delta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0, name: str = "beta") -> RoundLogSlider:
+def beta_slider(value: float = 0.05, low: float = 0.001, high: float = 1.0, name: str = "beta") -> RoundLogSlider:
     """A log-scaled β slider (the failure probability of Theorem 3.8, which the book writes δ), 0.001 to 1;
     ``value`` is checked as the argument ``name``."""
     return log_slider(value, low, high, "β (failure)", name=name)
@@ -458,3 +458,8 @@ def _positive(name: str, value) -> float:
         return _validate.positive(name, value)
     except TypeError as exc:
         raise ValueError(str(exc)) from None
+
+
+def _span(slider) -> tuple[float, float]:
+    """The values at the two ends of a log slider: the figure's axes hold both."""
+    return slider.base ** slider.min, slider.base ** slider.max

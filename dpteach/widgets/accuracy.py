@@ -3,38 +3,23 @@
 from __future__ import annotations
 
 from .. import plots
-from ..accuracy import _MISSING, _beta
 from ..census import census_first_names
-from ._base import Interactive, _check_number, _choice_slider, _int_slider, delta_slider, epsilon_slider
-from .counting import _span
+from ._base import Interactive, _check_number, _choice_slider, _int_slider, _span, beta_slider, epsilon_slider
 
 
-def accuracy_bound(epsilon: float = 1.0, beta: float = _MISSING, k: int = 10_000, *,
-                   delta: float = _MISSING) -> Interactive:
+def accuracy_bound(epsilon: float = 1.0, beta: float = 0.05, k: int = 10_000) -> Interactive:
     """Sliders ε, β (the failure probability, the book's δ), k: Theorem 3.8's bound ln(k/β)·Δf/ε against the
-    largest errors of 500 releases. ``beta`` defaults to 0.05; ``delta=`` is its deprecated keyword name."""
-    if delta is not _MISSING:                     # the deprecated name: warn, then check it as the slider does
-        beta = _beta("accuracy_bound", beta, delta) if beta is not _MISSING else _deprecated_delta(delta)
-    beta_control = delta_slider(0.05 if beta is _MISSING else beta)
+    largest errors of 500 releases."""
+    beta_control = beta_slider(beta)
     fig = plots.AccuracyBoundFigure()
 
     def update(epsilon: float, beta: float, k: int) -> dict:
-        return fig.update(epsilon=epsilon, delta=beta, k=k)
+        return fig.update(epsilon=epsilon, beta=beta, k=k)
 
     return Interactive(fig,
                        {"epsilon": epsilon_slider(epsilon), "beta": beta_control,
                         "k": _choice_slider("k", plots.AccuracyBoundFigure.K_OPTIONS, k, "k (cells)")},
                        "Theorem 3.8's bound against the observed largest error", update=update)
-
-
-def _deprecated_delta(delta):
-    """``delta=`` as the old keyword for β: the DeprecationWarning, and the value left for the slider to check."""
-    import warnings
-
-    warnings.warn("accuracy_bound(delta=...) is deprecated: the failure probability is now called beta (the "
-                  f"workbook writes β, so that δ keeps its meaning from (ε, δ)-DP); pass beta={delta!r}",
-                  DeprecationWarning, stacklevel=3)
-    return delta
 
 
 def name_reliability(epsilon: float = 1.0) -> Interactive:

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from .. import plots
-from ._base import Interactive, _choice_slider, epsilon_slider
+from ._base import Interactive, _choice_slider, _span, epsilon_slider
 
 _SIZES = tuple(int(m * 10**e) for e in range(1, 8) for m in (1, 3)) + (100_000_000,)
-
-
-def _span(slider) -> tuple[float, float]:
-    """The values at the two ends of a log slider: the figure's axes hold both."""
-    return slider.base ** slider.min, slider.base ** slider.max
 
 
 def count_error_by_size(n: int = 1_000, epsilon: float = 1.0) -> Interactive:

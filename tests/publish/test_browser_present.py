@@ -25,10 +25,10 @@ import subprocess
 import nbformat
 import pytest
 from helpers import ARTIFACTS, ROOT, make, needs_chromium
+from labserver import KERNEL_READY, run_all, running_lab
 
 from dpteach.publish import slides
 from dpteach.publish.book_site import instructor_edition
-from dpteach.publish.labserver import KERNEL_READY, run_all, running_lab
 from dpteach.publish.paths import Project
 
 PRESENT = ROOT / ".venv-present"

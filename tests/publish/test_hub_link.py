@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, make
+from labserver import free_port, stop
 
 from dpteach.publish import links
-from dpteach.publish.labserver import free_port, stop
 
 # the slow tier (make test-slow, make check): runs a Jupyter server with the real nbgitpuller
 pytestmark = pytest.mark.slow

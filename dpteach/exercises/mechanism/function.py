@@ -10,7 +10,7 @@ import numpy as np
 
 from ...laplace import laplace_scale
 from .._base import Case, Feedback, check_function, exercise
-from .replay import _generator, _planted, _replay_problem
+from ._replay import _generator, _planted, _replay_problem
 
 __all__ = ["check_my_laplace_mechanism", "run_mechanism"]
 

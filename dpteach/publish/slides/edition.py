@@ -119,7 +119,7 @@ def fixed_controls_caption(state: dict, model_id: str) -> str:
     """What a figure's caption says on the static deck, which leaves its sliders out (no kernel moves them there):
     the value each control was saved at, and for a privacy slider (ε, δ, a noise scale) which way is more private
     and which more accurate, as the slider's own label row says in the lab."""
-    from ...widgets._base import direction_ends, private_end
+    from ...widgets import direction_ends, private_end
 
     def controls(mid: str):
         st = state.get(mid, {}).get("state", {})

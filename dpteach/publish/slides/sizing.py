@@ -19,7 +19,7 @@ import math
 import re
 import struct
 
-from ...plots._png import png_text_px
+from ...plots import png_text_px
 from .marking import LONG_CODE, role
 
 #: A slide's height and the height its content may fill (px of a 1920×1080 slide: the margins aside).

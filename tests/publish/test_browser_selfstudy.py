@@ -14,10 +14,10 @@ import shutil
 
 import pytest
 from helpers import ARTIFACTS, ROOT, needs_chromium
+from labserver import KERNEL_READY, open_notebook, running_lab
 from playwright.sync_api import expect
 
 from dpteach.publish import editions
-from dpteach.publish.labserver import KERNEL_READY, open_notebook, running_lab
 
 pytestmark = needs_chromium
 

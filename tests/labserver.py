@@ -2,8 +2,9 @@
 browser benchmark (benchmarks/browser.py): start the lab on 127.0.0.1, open a notebook, run all
 cells once the kernel is really ready, stop the lab patiently.
 
-Like the rest of the publishing wing it works in the folder it is run from (the project's root) or the
-``root`` it is given, never beside the installed package. Standard library only at import time;
+A tool of the tests, not of the package (it is not in the wheel): the tests import it as ``labserver``
+(tests/ is on their path), the benchmark puts tests/ on its path first. It works in the folder it is run
+from (the project's root) or the ``root`` it is given. Standard library only at import time;
 the page arguments are playwright pages.
 """
 

@@ -2,14 +2,13 @@
 
 What an author gets from `make lab`: a chapter's Markdown twin (sources/) opens as a notebook, not
 as text. What a student gets (every chapter, Run All, answers kept, a slider moved with the
-keyboard) is tested in test_browser_selfstudy.py.
+keyboard) is tested in tests/publish/test_browser_selfstudy.py.
 Skipped, with the reason, where Chromium is not installed (`apt-get install -y chromium`).
 """
 
 import pytest
 from helpers import needs_chromium
-
-from dpteach.publish.labserver import open_notebook, running_lab
+from labserver import open_notebook, running_lab
 
 pytestmark = needs_chromium
 
