@@ -353,8 +353,11 @@ REFERENCES = {
 }
 
 
-#: Checkers whose sandboxed (graded) run draws cases afresh: their self-check's number of cases, and the grader's.
-DRAWN_AFRESH = {"check_my_laplace_mechanism": (6, 7), "check_accuracy_bound_function": (7, 10)}
+#: Checkers whose sandboxed (graded) run draws cases afresh (every function exercise): their self-check's number
+#: of cases, and the grader's.
+DRAWN_AFRESH = {"check_my_laplace_mechanism": (6, 7), "check_accuracy_bound_function": (7, 10),
+                "check_my_laplace_cdf": (7, 10), "check_counting_sensitivity_function": (8, 11),
+                "check_my_l1_sensitivity": (7, 10)}
 
 #: The reference my_l1_sensitivity (ℓ1 norm of the change).
 l1_reference = sensitivity_by_enumeration(lambda change: float(np.abs(change).sum()))
@@ -366,12 +369,9 @@ def test_sandboxed_outcomes_are_judged_as_in_process_ones(spec):
     here = spec.checker(reference)
     box = Sandbox(reference)
     there = spec.checker(box)
-    if spec.name in DRAWN_AFRESH:     # graded: fresh cases, and the long run for the tails
-        assert here.correct is True and there.correct is True, there
-        mine, graded = DRAWN_AFRESH[spec.name]
-        assert there.message == here.message.replace(f"all {mine} ", f"all {graded} ")
-    else:
-        assert here.correct is True and there == here
+    assert here.correct is True and there.correct is True, there   # graded: fresh cases (and ch03's long run)
+    mine, graded = DRAWN_AFRESH[spec.name]
+    assert there.message == here.message.replace(f"all {mine} ", f"all {graded} ")
     (cases, runner, forbidden), = box.calls
     assert runner is None or runner.__module__.startswith("dpteach.exercises")
     assert all(isinstance(name, str) for name in forbidden)

@@ -115,7 +115,7 @@ def test_a_core_only_hand_out_leaves_out_exactly_the_going_further_cells_and_kee
     tagged = sum(going_further.is_going_further(cell) for cell in full["cells"])
     assert len(full["cells"]) - len(made["cells"]) == tagged
     prompts = [m.group(1) for cell in made["cells"] if cell["cell_type"] == "markdown"
-               for m in [editions._PROMPT.search(editions.source(cell))] if m]
+               for m in [editions.PROMPT.search(editions.source(cell))] if m]
     assert sorted(int(p) for p in prompts) == sorted(e.number for e in editions.exercises(nb, stem))
 
 

@@ -35,9 +35,10 @@ from ._feedback import (
     recording,
     tolerance,
 )
-from ._functions import Case, check_function, run_in_process, strict_check, to_plain
+from ._functions import DRAWN, FRESH_CASES, Case, check_function, grading_draws, run_in_process, strict_check, to_plain
 from ._registry import _PROMPTS, EXERCISES, KINDS, ExerciseSpec, _equal, exercise
 
 __all__ = ["PLACEHOLDER", "Feedback", "Mistake", "as_number", "check_choice", "choice_list", "compare", "live_mistakes",
-           "matching_mistake", "named_anyway", "orders", "recording", "tolerance", "Case", "check_function", "run_in_process",
+           "matching_mistake", "named_anyway", "orders", "recording", "tolerance", "DRAWN", "FRESH_CASES", "Case",
+           "check_function", "grading_draws", "run_in_process",
            "strict_check", "to_plain", "_PROMPTS", "EXERCISES", "KINDS", "ExerciseSpec", "_equal", "exercise"]

@@ -30,6 +30,24 @@ class Case:
     expected: Any = None
 
 
+#: What the label of a case a grader draws afresh begins with (beside an exercise's fixed cases).
+DRAWN = "a case drawn for this grading"
+#: How many cases a grader draws afresh for each function exercise, after its fixed ones.
+FRESH_CASES = 3
+
+
+def grading_draws(function):
+    """A ``random.SystemRandom`` when ``function`` is held by a grader, else None.
+
+    A function with ``run_cases`` runs in a sandboxed grading process (:func:`check_function`); its checker then
+    adds :data:`FRESH_CASES` cases drawn from the operating system's entropy in the grader's process, which the
+    student's code never reaches, so that no table of the fixed cases passes (the fixed cases are in every student's
+    installed copy of dpteach). In a notebook (None) the checker runs its fixed cases only, and says so.
+    """
+    import random
+    return random.SystemRandom() if hasattr(function, "run_cases") else None
+
+
 class _ForbiddenCall(Exception):
     """Raised inside a check when the student's function calls the dpteach function it should write."""
 

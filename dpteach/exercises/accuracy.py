@@ -15,12 +15,15 @@ from ..accuracy import laplace_accuracy_bound
 from ..counting import histogram_noise
 from ..laplace import laplace_scale, laplace_tail
 from ._base import (
+    DRAWN,
+    FRESH_CASES,
     Case,
     Feedback,
     Mistake,
     check_function,
     compare,
     exercise,
+    grading_draws,
     live_mistakes,
     matching_mistake,
     named_anyway,
@@ -173,19 +176,18 @@ _BOUND_CASES = (
 
 
 #: Cases a grader adds, drawn afresh for each grading, so that no table of the fixed cases passes.
-FRESH_BOUND_CASES = 3
+FRESH_BOUND_CASES = FRESH_CASES
 
 
-def _bound_cases(graded: bool = False) -> list[Case]:
-    """The fixed cases; graded, :data:`FRESH_BOUND_CASES` more (k, β, Δf, ε) drawn from the operating system."""
-    import random
+def _bound_cases(fresh=None) -> list[Case]:
+    """The fixed cases; with ``fresh`` (a grader's ``random.SystemRandom``, see :func:`grading_draws`),
+    :data:`FRESH_BOUND_CASES` more (k, β, Δf, ε) drawn from it."""
     cases = [Case(label, args, expected=laplace_accuracy_bound(*args)) for label, args in _BOUND_CASES]
-    fresh = random.SystemRandom()
-    for _ in range(FRESH_BOUND_CASES if graded else 0):
+    for _ in range(FRESH_BOUND_CASES if fresh is not None else 0):
         args = (fresh.randrange(2, 10**6), round(fresh.uniform(0.001, 0.5), 4), fresh.randrange(1, 11),
                 round(fresh.uniform(0.05, 4.0), 3))
-        cases.append(Case(f"a case drawn for this grading: k = {args[0]:,}, β = {args[1]:g}, Δf = {args[2]}, "
-                          f"ε = {args[3]:g}", args, expected=laplace_accuracy_bound(*args)))
+        cases.append(Case(f"{DRAWN}: k = {args[0]:,}, β = {args[1]:g}, Δf = {args[2]}, ε = {args[3]:g}", args,
+                          expected=laplace_accuracy_bound(*args)))
     return cases
 
 
@@ -213,7 +215,7 @@ def check_accuracy_bound_function(my_accuracy_bound) -> Feedback:
     overwritten = placeholder_feedback(my_accuracy_bound, "my_accuracy_bound")
     if overwritten is not None:
         return overwritten
-    return check_function(my_accuracy_bound, _bound_cases(hasattr(my_accuracy_bound, "run_cases")),
+    return check_function(my_accuracy_bound, _bound_cases(grading_draws(my_accuracy_bound)),
                           task="my_accuracy_bound(k, beta, sensitivity, epsilon)",
                           success="ln(k/β)·Δf/ε: Fact 3.7 at t = ln(k/β), for each of the k noises, and a union "
                                   "bound over them.",

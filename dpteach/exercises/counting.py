@@ -15,7 +15,18 @@ import re
 import numpy as np
 
 from ..counting import counting_queries_scale, counting_queries_sensitivity, histogram_noise
-from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake
+from ._base import (
+    DRAWN,
+    FRESH_CASES,
+    Case,
+    Feedback,
+    Mistake,
+    check_function,
+    compare,
+    exercise,
+    grading_draws,
+    matching_mistake,
+)
 from ._cells import placeholder_feedback
 
 __all__ = ["check_overlapping_bands_sensitivity", "check_count_relative_error", "check_derived_count_std",
@@ -171,7 +182,9 @@ def check_derived_count_std(answer, threshold: int = 60, epsilon: float = 1.0) -
 
 # -- exercise 4: the student writes Δf of a 0/1 query matrix ------------------------------------
 
-def _counting_cases() -> list[Case]:
+def _counting_cases(fresh=None) -> list[Case]:
+    """The hidden matrices, with Δf from dpteach; with ``fresh`` (a grader's ``random.SystemRandom``, see
+    :func:`grading_draws`), :data:`FRESH_CASES` more drawn by :func:`_drawn_matrix`."""
     ages = np.arange(100)
     cumulative = (ages[None, :] >= np.arange(10, 100, 10)[:, None]).astype(int)
     uneven = np.array([[1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0]])
@@ -187,7 +200,38 @@ def _counting_cases() -> list[Case]:
         ("a query that counts no one, and a record type no query counts", np.array([[0, 0, 0], [1, 1, 0], [0, 1, 0]])),
         ("a matrix given as nested Python lists", [[1, 0], [1, 1], [1, 0]]),
     ]
+    for number in range(FRESH_CASES if fresh is not None else 0):
+        matrix, form = _drawn_matrix(fresh, ("numpy array of 0/1", "boolean array", "list of lists")[number])
+        rows, columns = np.shape(matrix)
+        rows_text = " ".join("".join(str(int(v)) for v in row) for row in np.asarray(matrix))
+        matrices.append((f"{DRAWN}: {rows} queries over {columns} record types, as a {form}, rows {rows_text}",
+                         matrix))
     return [Case(label, (matrix,), expected=counting_queries_sensitivity(matrix)) for label, matrix in matrices]
+
+
+def _drawn_matrix(fresh, form: str):
+    """A 0/1 query matrix drawn with ``fresh``, given as ``form`` (a numpy array of 0/1, a boolean array or a list of
+    lists), and ``form`` itself.
+
+    Its Δf, the largest column sum d, is drawn uniformly from 2–12, with d + 1 to d + 4 queries over 3–9 record
+    types (so Δf = m never holds) and each column's sum drawn from 0–d, one of them d; a draw whose largest row
+    sum or whole sum equals d is drawn again, so that no wrong formula the feedback names gives the answer.
+    """
+    while True:
+        d = fresh.randrange(2, 13)
+        rows, columns = d + fresh.randrange(1, 5), fresh.randrange(3, 10)
+        sums = [fresh.randrange(0, d + 1) for _ in range(columns)]
+        sums[fresh.randrange(columns)] = d
+        matrix = np.zeros((rows, columns), dtype=int)
+        for column, total in enumerate(sums):
+            matrix[fresh.sample(range(rows), total), column] = 1
+        if matrix.sum(axis=1).max() != d and matrix.sum() != d:
+            break
+    if form == "boolean array":
+        return matrix.astype(bool), form
+    if form == "list of lists":
+        return matrix.tolist(), form
+    return matrix, form
 
 
 def _describe_counting(case: Case, got) -> str:
@@ -226,12 +270,13 @@ def _describe_counting(case: Case, got) -> str:
           title="write code", kind="function")
 def check_counting_sensitivity_function(my_counting_sensitivity) -> Feedback:
     """Ch. 04, exercise 4: the student's ``my_counting_sensitivity(queries)``, Δf of a 0/1 query matrix
-    (Definition 3.1; Examples 3.1 and 3.2), run on hidden matrices. It may not call
+    (Definition 3.1; Examples 3.1 and 3.2), run on eight hidden matrices and, graded, three more drawn afresh (no
+    table of the eight passes). It may not call
     ``dp.counting_queries_sensitivity`` or ``dp.l1_sensitivity``."""
     overwritten = placeholder_feedback(my_counting_sensitivity, "my_counting_sensitivity")
     if overwritten is not None:
         return overwritten
-    return check_function(my_counting_sensitivity, _counting_cases(),
+    return check_function(my_counting_sensitivity, _counting_cases(grading_draws(my_counting_sensitivity)),
                           task="my_counting_sensitivity(queries)",
                           success="Δf is the largest column sum: the number of queries one person can be "
                                   "counted in.",

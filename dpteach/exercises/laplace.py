@@ -5,7 +5,19 @@ from __future__ import annotations
 import math
 
 from ..laplace import laplace_cdf, laplace_pdf, laplace_scale, laplace_tail
-from ._base import Case, Feedback, Mistake, as_number, check_function, compare, exercise, matching_mistake
+from ._base import (
+    DRAWN,
+    FRESH_CASES,
+    Case,
+    Feedback,
+    Mistake,
+    as_number,
+    check_function,
+    compare,
+    exercise,
+    grading_draws,
+    matching_mistake,
+)
 
 __all__ = ["check_scale_for_count", "check_tail_probability", "check_epsilon_for_std", "check_my_laplace_cdf"]
 
@@ -112,11 +124,21 @@ def check_epsilon_for_std(answer, std: float = 10.0, sensitivity: float = 1.0) -
 
 # -- a function the student writes: the Laplace CDF --------------------------------------------
 
-def _cdf_cases() -> list[Case]:
-    """Points on both sides of 0, at 0, far out, and with several scales; F from dpteach."""
+def _cdf_cases(fresh=None) -> list[Case]:
+    """Points on both sides of 0, at 0, far out, and with several scales; F from dpteach.
+
+    With ``fresh`` (a grader's ``random.SystemRandom``, see :func:`grading_draws`), :data:`FRESH_CASES` more:
+    a scale b in [0.1, 5] and a point x with 0.05 ≤ |x|/b ≤ 8, first below 0, then above, then on either side,
+    so that F(x) is neither ½ nor within 10⁻⁴ of 0 or 1 and each branch of the formula is tried afresh.
+    """
     points = [("x = 0 (the centre)", 0.0, 2.0), ("x < 0, b = 2", -2.0, 2.0), ("x > 0, b = 2", 3.0, 2.0),
               ("x < 0 with a small scale b = 0.25", -0.5, 0.25), ("x > 0 far out, b = 1", 10.0, 1.0),
               ("x < 0, b = 3.5", -7.0, 3.5), ("x > 0 with a small scale b = 0.5", 0.2, 0.5)]
+    for number in range(FRESH_CASES if fresh is not None else 0):
+        b = round(fresh.uniform(0.1, 5.0), 3)
+        side = (-1.0, 1.0)[number] if number < 2 else fresh.choice((-1.0, 1.0))
+        x = side * round(b * fresh.uniform(0.05, 8.0), 4)
+        points.append((f"{DRAWN}: x = {x:g}, b = {b:g}", x, b))
     return [Case(label, (x, b), expected=laplace_cdf(x, b)) for label, x, b in points]
 
 
@@ -165,7 +187,8 @@ def check_my_laplace_cdf(function) -> Feedback:
     """Ch. 02, exercise 3: the student writes ``my_laplace_cdf(x, b)``, the CDF of Lap(b) at a
     single number x, without calling dpteach's laplace_cdf (or its density and tail).
 
-    Seven hidden points (both sides of 0, at 0, far out, several scales); a failure names the
+    Seven hidden points (both sides of 0, at 0, far out, several scales), and graded three more drawn afresh
+    (:func:`_cdf_cases`: no table of the seven passes); a failure names the
     point and, when the returned value matches one, the known mistake (the upper tail, or one
     side's formula on the other side, the density instead of the CDF, swapped branches, x not
     divided by b, no ½). A function that reaches a library's CDF (scipy's, …) is refused before the
@@ -176,7 +199,7 @@ def check_my_laplace_cdf(function) -> Feedback:
         return Feedback(False, f"your function calls {library}: this exercise asks you to write the CDF yourself, with "
                                "numpy or `math` and the formula of this chapter.")
     return check_function(
-        function, _cdf_cases(), task="my_laplace_cdf(x, b)",
+        function, _cdf_cases(grading_draws(function)), task="my_laplace_cdf(x, b)",
         success="F(x) = ½e^(x/b) for x < 0 and 1 − ½e^(−x/b) for x ≥ 0, as the integral of Definition 3.2's density.",
         forbidden=("laplace_cdf", "laplace_pdf", "laplace_logpdf", "laplace_tail"),
         describe=_known_cdf_mistakes)

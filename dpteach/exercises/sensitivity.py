@@ -8,7 +8,18 @@ from functools import partial
 import numpy as np
 
 from ..sensitivity import all_databases, l1_sensitivity, l2_sensitivity, neighbour_differences
-from ._base import Case, Feedback, Mistake, check_function, compare, exercise, matching_mistake
+from ._base import (
+    DRAWN,
+    FRESH_CASES,
+    Case,
+    Feedback,
+    Mistake,
+    check_function,
+    compare,
+    exercise,
+    grading_draws,
+    matching_mistake,
+)
 
 __all__ = ["check_count_and_sum_sensitivity", "check_l2_sensitivity_of_counts", "check_my_l1_sensitivity"]
 
@@ -131,7 +142,39 @@ def size_squared(x: np.ndarray) -> float:
     return float(x.sum()) ** 2
 
 
-def _sensitivity_cases() -> list[Case]:
+def squared_sum(x: np.ndarray, weights: np.ndarray) -> float:
+    """The square of a weighted sum, (x·w)²: its change grows with the database, and a record can make it fall."""
+    return float(x @ weights) ** 2
+
+
+def _drawn_queries(fresh) -> list[tuple]:
+    """:data:`FRESH_CASES` queries drawn with ``fresh`` (a grader's ``random.SystemRandom``), each ``(label, f,
+    universe, max_size)``: signed counts f(x) = A·x (A of 2–3 rows over 3–4 record types, entries −3…3), a sum of
+    values drawn from [−5, 10], and the square of a weighted sum (weights from [−3, 3], databases of up to 3 records).
+    Every Δf is positive, and the last two are real numbers drawn afresh: no guess a table could hold gives them."""
+    types = fresh.randrange(3, 5)
+    matrix = np.zeros((1, types), dtype=int)
+    while not matrix.any():
+        matrix = np.array([[fresh.randrange(-3, 4) for _ in range(types)] for _ in range(fresh.randrange(2, 4))])
+    values = np.zeros(types)
+    while not np.abs(values).max() > 0.5:
+        values = np.array([round(fresh.uniform(-5.0, 10.0), 2) for _ in range(types)])
+    weights = np.zeros(3)
+    while not np.abs(weights).max() > 0.1:
+        weights = np.array([round(fresh.uniform(-3.0, 3.0), 2) for _ in range(3)])
+    shown = "; ".join(" ".join(str(v) for v in row) for row in matrix)
+    queries = [
+        (f"{DRAWN}: f(x) = A·x with A's rows {shown}, over {types} record types", partial(linear_counts, matrix=matrix),
+         np.arange(types), 2),
+        (f"{DRAWN}: a sum of the values {', '.join(f'{v:g}' for v in values)}", partial(weighted_sum, weights=values),
+         values, fresh.randrange(2, 4)),
+        (f"{DRAWN}: f(x) = (x·w)² with w = ({', '.join(f'{v:g}' for v in weights)})",
+         partial(squared_sum, weights=weights), np.arange(3), 3),
+    ]
+    return queries[:FRESH_CASES]
+
+
+def _sensitivity_cases(fresh=None) -> list[Case]:
     """The hidden cases: each query, universe and max_size, with Δf from dpteach's enumeration.
 
     The queries are module-level functions (or partials of them), so the cases can be sent to a
@@ -139,7 +182,8 @@ def _sensitivity_cases() -> list[Case]:
     in opposite directions around a level, where the summed change, its absolute value and the
     difference of the norms ‖f(y)‖₁ − ‖f(x)‖₁ are all 0 and ℓ∞, ℓ2 are below Δf; a count does not
     move at all when one record is swapped for another (the replace-one relation); the clipped sum
-    tells the empty database from the others.
+    tells the empty database from the others. With ``fresh`` (a grader's ``random.SystemRandom``, see
+    :func:`grading_draws`), the queries of :func:`_drawn_queries` follow.
     """
     three = np.array([0, 1, 2])
     values = np.array([-2.0, 3.0, 9.0])
@@ -155,6 +199,8 @@ def _sensitivity_cases() -> list[Case]:
         ("a query that falls when a record is added: f(x) = x[1] − 2·x[0]", falling_query, three, 2),
         ("a query whose change grows with the size: f(x) = (number of records)²", size_squared, three, 3),
     ]
+    if fresh is not None:
+        queries += _drawn_queries(fresh)
     return [Case(label, (f, universe, max_size), expected=l1_sensitivity(f, universe, max_size))
             for label, f, universe, max_size in queries]
 
@@ -237,7 +283,8 @@ def check_my_l1_sensitivity(function) -> Feedback:
 
     The hidden cases are seven queries (a count, two coordinates that move in opposite directions
     around a level, a clipped sum, a histogram, overlapping counts, a query that falls, a query whose
-    change grows with the size); a failure names the case and, when the returned value matches one,
+    change grows with the size), and graded three more drawn afresh (no table of the seven passes); a failure
+    names the case and, when the returned value matches one,
     the known mistake (ℓ2 or ℓ∞ for ℓ1, the absolute value taken after the sum, the difference of the
     norms, a signed change, only the empty database as the smaller one, pairs up to max_size + 1
     records, one record swapped for another). A function that compares a vector query's change with
@@ -245,7 +292,7 @@ def check_my_l1_sensitivity(function) -> Feedback:
     module-level functions, so the cases can be sent to a grading process.
     """
     verdict = check_function(
-        function, _sensitivity_cases(), task="my_l1_sensitivity(f, universe, max_size)",
+        function, _sensitivity_cases(grading_draws(function)), task="my_l1_sensitivity(f, universe, max_size)",
         success="Your enumeration is Definition 3.1: the largest ‖f(x) − f(y)‖₁ over neighbouring histograms.",
         forbidden=("l1_sensitivity", "l2_sensitivity", "neighbour_differences", "neighbour_differences_reference"),
         describe=_known_sensitivity_mistakes)
