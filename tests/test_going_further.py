@@ -165,6 +165,7 @@ def test_a_core_only_hand_out_runs_top_to_bottom_and_shows_no_answer(stem):
 
 
 @pytest.mark.slow
+@pytest.mark.once
 @pytest.mark.parametrize("stem", [s for s in STEMS if s not in FAST])
 def test_every_chapter_s_core_only_hand_out_runs_top_to_bottom_and_shows_no_answer(stem):
     _run_and_check(stem)

@@ -37,8 +37,9 @@ from dpteach.course import assign, gradescope, reading, sandbox
 from dpteach.course.roster import Student
 from dpteach.publish.paths import Project
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0 or missing("bubblewrap"),
-                                reason="runs Gradescope's run_autograder as root (as Gradescope does); " + INSTALL_HINTS["bubblewrap"])
+pytestmark = [pytest.mark.slow, pytest.mark.once,
+              pytest.mark.skipif(os.geteuid() != 0 or missing("bubblewrap"),
+                                 reason="runs Gradescope's run_autograder as root (as Gradescope does); " + INSTALL_HINTS["bubblewrap"])]
 
 CH03 = "03_laplace_mechanism"
 #: Chapter 03's cheats tried here (each beats a different defence: the replay, the cell reading, the audit hook).

@@ -22,7 +22,7 @@ from dpteach.publish.docs_site import build_docs
 from dpteach.publish.paths import Project
 
 # the slow tier (make test-slow, make check): a build, then a browser
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.once]
 
 #: axe-core's rules for WCAG 2.0 and 2.1, levels A and AA
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
