@@ -88,7 +88,7 @@ def _no_answer_in(verdict, name: str, **params) -> None:
 
 
 @pytest.mark.parametrize("params", [{}, {"total": 0.5, "epsilon": 0.005, "delta_prime": 1e-5},
-                                    {"total": 2.0, "epsilon": 0.003, "delta_prime": 1e-8}], ids=str)
+                                    {"total": 0.5, "epsilon": 0.002, "delta_prime": 1e-9}], ids=str)
 def test_queries_bought_names_the_optimal_and_the_exact_counts(params):
     """The optimal composition theorem's count and the exact count of Laplace counts are right-minded answers to
     another question (a tighter rule than Theorem 3.20): named, not "not it"; one more than either is not."""
