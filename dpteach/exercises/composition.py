@@ -168,8 +168,9 @@ def check_split_variance(answer, epsilon: float = 1.0) -> Feedback:
                       f"two independent ones has half that, {expected:g}: twice the variance {2 * full**2:g} of one "
                       "answer at ε.", hint, figures=3, mistakes=mistakes)
     value = as_number(answer)
-    if not isinstance(value, float) or abs(value - expected) > _SIMULATED * expected:
-        return verdict
+    if not verdict.message.endswith(hint) or not isinstance(value, float) or \
+            abs(value - expected) > _SIMULATED * expected:
+        return verdict          # right, a named mistake, the answer rounded too early, or far from it
     # within a few percent, as the variance of some thousands of simulated averages is: named, the value not shown
     return named_anyway(verdict, answer, Mistake(value, "close to it, as a simulation would give: the exercise asks "
                                                         "for the exact variance (work it out from the variance of "
@@ -248,8 +249,8 @@ def check_promised_accuracy(answer, k: int = 45, total: float = 2.0, delta_prime
     hint = ("Find the largest ε per count that each theorem allows within ε′, take the larger, and turn it into the "
             "error that Lap(1/ε) exceeds with probability 5% (Fact 3.7).")
     verdict = compare(answer, expected,
-                      f"{which} allows each count ε = {per_count:.4g} (against {other}); then |Lap(1/ε)| ≥ α with probability e^(−αε) = 5% at α = ln(20)/ε = "
-                      f"{expected:.3g}.", hint, figures=3, mistakes=mistakes)
+                      f"{which} allows each count ε = {per_count:.4g} (against {other}); then |Lap(1/ε)| ≥ α with "
+                      f"probability e^(−αε) = 5% at α = ln(20)/ε = {expected:.3g}.", hint, figures=3, mistakes=mistakes)
     if verdict.correct is not False or not verdict.message.endswith(hint):
         return verdict
     # the exact accounting costs a second per bisection at k = 500: computed only for an answer no mistake matched
