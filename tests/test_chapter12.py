@@ -164,7 +164,8 @@ def test_the_checker_names_each_known_mistake():
     check = dp.exercises.check_weekly_scale
     weeks, cap, total = 52, 3, 2.0
     wrong = {"the budget not shared": cap / total, "Δf = 1 where one person moves more": weeks / total,
-             "Δf/ε upside down": total / (weeks * cap), "a scale for ε, or ε for a scale": total / weeks}
+             "Δf/ε upside down": total / (weeks * cap), "a scale for ε, or ε for a scale": total / weeks,
+             "Δf divided for multiplied": weeks / (total * cap)}
     assert {m.name for m in SPEC.mistakes()} == set(wrong)
     for name, value in wrong.items():
         assert name in MISTAKES
@@ -197,7 +198,9 @@ def test_the_rho_checker_accepts_the_answer_and_names_each_known_mistake():
     wrong = {"one release for all of them": (cap / scale) ** 2 / 2,
              "Δf = 1 where one person moves more": weeks / scale ** 2 / 2,
              "Δf/ε upside down": weeks * (scale / cap) ** 2 / 2,
-             "a looser accounting than asked": (weeks * cap / scale) ** 2 / 2}
+             "a looser accounting than asked": (weeks * cap / scale) ** 2 / 2,
+             "ε² for ε²/2": weeks * (cap / scale) ** 2, "ρ converted to ε": dp.zcdp_to_dp(right, 1e-6),
+             "a percentage for a fraction": 100 * right}
     assert {m.name for m in RHO.mistakes()} == set(wrong)
     for name, value in wrong.items():
         assert name in MISTAKES

@@ -182,6 +182,27 @@ def named_anyway(verdict: Feedback, answer, mistake: Mistake, figures: int | Non
     return verdict
 
 
+def percentages(expected: float, mistakes: Iterable[Mistake], figures: int, asks: str) -> list[Mistake]:
+    """``mistakes``, then the answer and each mistake between 0 and 1 typed as a percentage (73.1 for 0.731), named
+    as such: for a checker whose answer is a probability, a share or a budget that a student could write ×100.
+
+    ``asks`` says what the question asks for instead ("a probability, a number between 0 and 1"). The twins come
+    after the mistakes, so a mistake whose own value is a twin's is named first. A mistake that gives the right answer
+    here (to ``figures`` − 1 figures, where :func:`compare` drops it) gets no percentage twin, and two twins never
+    share a value: a percentage names one mistake. Neither message shows a number.
+    """
+    mistakes = list(mistakes)
+    typed = [Mistake(100 * expected, f"a percentage? give it as a number: {asks}", name="a percentage for a fraction")]
+    for m in mistakes:
+        if not 0 < m.value < 1 or abs(m.value - expected) <= tolerance(expected, figures - 1):
+            continue
+        if any(abs(100 * m.value - t.value) <= tolerance(t.value, figures) for t in typed):
+            continue
+        typed.append(Mistake(100 * m.value, f"a percentage? give it as a number ({asks}), and then: {m.message}",
+                             name="a percentage for a fraction"))
+    return mistakes + typed
+
+
 def live_mistakes(expected: float, mistakes: Iterable[Mistake], figures: int | None) -> list[Mistake]:
     """The mistakes that can be diagnosed: those not within the (n − 1)-figure tolerance of ``expected``
     (or, for exact answers, not equal to it). A mistake that gives the right answer on this case is

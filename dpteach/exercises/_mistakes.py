@@ -57,6 +57,7 @@ _TESTING = ("11_what_epsilon_promises", "Privacy as hypothesis testing")
 _GDP = ("11_what_epsilon_promises", "Gaussian differential privacy")
 _ONE_COUNT = ("04_counting_and_histograms", "Example 3.1: one count")
 _CHOOSING = ("06_composition_and_budget", "Choosing ε and δ")
+_OPENDP_ZCDP = ("12_to_a_real_release", "Forty weeks: OpenDP's accountant beside the planner")
 
 _NAMED = [
     # -- logarithms, tails and the union bound
@@ -90,7 +91,8 @@ _NAMED = [
      "2b²; a Generalized Gaussian's σ is a scale, not a standard deviation: give the measure asked for.", *_SPREAD),
     ("standard deviations added", "Independent noises add their variances, not their standard deviations or scales.",
      "04_counting_and_histograms", "Example 3.2: histogram queries"),
-    ("a percentage for a fraction", "A probability or a relative error is a number between 0 and 1: 73% is 0.73.",
+    ("a percentage for a fraction", "A probability or a relative error is a number between 0 and 1, and a budget "
+     "(ε, ρ) is a plain number: 73% is 0.73.",
      "00_start_here", "How to use this workbook"),
     # -- sensitivity
     ("replace-one for add/remove", "Neighbours differ by adding or removing one record; replacing a record is two such "
@@ -239,6 +241,18 @@ _NAMED = [
      "factors multiply.", "11_what_epsilon_promises", "Broken sparse vector variants, caught live"),
     ("the query noise misread", "AboveThreshold's query noise is Lap(4/ε): one comparison moves the odds by e^(ε/4).",
      "11_what_epsilon_promises", "Broken sparse vector variants, caught live"),
+    # -- a step of a release taken the wrong way, and a simulation for a formula (a learner's answers)
+    ("Δf divided for multiplied", "The Laplace scale is b = Δf/ε: a larger Δf needs more noise, so Δf multiplies 1/ε, "
+     "never divides it.", *_SCALE),
+    ("a normal quantile for Laplace's tail", "Laplace noise is not normal: its error bound at a probability comes from "
+     "Fact 3.7's e^(−t), not from the normal distribution's quantiles.", *_TAIL),
+    ("a simulated value for the exact one", "A simulation estimates a variance or a probability only to within its "
+     "sampling error; a question that asks for the exact value asks for the formula's.", *_SPREAD),
+    ("a δ other than the plan's", "δ is chosen far below 1/n (publishing each record with probability δ is (0, δ)-DP), "
+     "and a total at another δ is another total: use the plan's δ.", *_CHOOSING),
+    ("ε² for ε²/2", "An ε-DP release is (ε²/2)-zCDP (Bun & Steinke 2016): square ε and halve it.", *_OPENDP_ZCDP),
+    ("ρ converted to ε", "A zCDP accountant's total is ρ; converting it to an (ε, δ) guarantee is a further step, at a "
+     "δ the question may not ask for.", *_OPENDP_ZCDP),
     # -- right-minded answers to another question, and a doubling replacement cannot reach (issue 51)
     ("an exact probability for Theorem 3.8's bound", "1 − (1 − e^(−t))^k and Šidák's quantile are exact when the k "
      "noises are independent; Theorem 3.8's union bound is a bound that holds however they depend on each other.",

@@ -7,25 +7,15 @@ import math
 from ..gdp import gaussian_gdp_mu, gdp_compose, gdp_tradeoff
 from ..hypothesis import best_success, dp_tradeoff_limit, group_best_success, laplace_tradeoff
 from ._base import Feedback, Mistake, compare, exercise, tolerance
+from ._feedback import percentages
 
 __all__ = ["check_attribute_success", "check_gdp_composed_beta", "check_laplace_best_beta"]
 
 
 def _percentages(expected: float, mistakes: list[Mistake], figures: int = 3) -> list[Mistake]:
-    """The right answer and each probability mistake typed as a percentage (73.1 for 0.731), named as such.
-
-    A mistake that gives the right answer here (to ``figures`` − 1 figures, where the checker drops it) gets
-    no percentage twin, and two twins never share a value: a percentage names one mistake."""
-    typed = [Mistake(100 * expected, "that looks like a percentage: the question asks for a probability, a number "
-                                     "between 0 and 1.", name="a percentage for a fraction")]
-    for m in mistakes:
-        if not 0 < m.value < 1 or abs(m.value - expected) <= tolerance(expected, figures - 1):
-            continue
-        if any(abs(100 * m.value - t.value) <= tolerance(t.value, figures) for t in typed):
-            continue
-        typed.append(Mistake(100 * m.value, f"that looks like a percentage (give a number between 0 and 1), and "
-                                            f"then: {m.message}", name="a percentage for a fraction"))
-    return mistakes + typed
+    """The right answer and each probability mistake typed as a percentage (73.1 for 0.731), named as such
+    (:func:`~dpteach.exercises._feedback.percentages`)."""
+    return percentages(expected, mistakes, figures, "the question asks for a probability, a number between 0 and 1.")
 
 
 #: ε = 0.5, …, 3, FPR = 0.05, …, 0.9 (the chapter's ε = 1 and FPR = 0.3 left out): 63 combinations, every branch of

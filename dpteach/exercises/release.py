@@ -11,7 +11,11 @@ release, and the Laplace mechanism on a count that one person moves by at most c
 
 from __future__ import annotations
 
+import math
+
+from ..exact_composition import zcdp_to_dp
 from ._base import Feedback, Mistake, compare, exercise
+from ._feedback import percentages
 
 __all__ = ["check_weekly_scale", "check_weekly_rho"]
 
@@ -41,6 +45,9 @@ def check_weekly_scale(answer, weeks: int = 52, cap: int = 3, total: float = 2.0
                 name="Δf/ε upside down"),
         Mistake(per_week, "that is each week's ε. OpenDP's make_laplace takes the scale b = Δf/ε.",
                 name="a scale for ε, or ε for a scale"),
+        Mistake(1 / (per_week * cap), "that divides by the contribution bound. A user who adds up to c records moves "
+                                      "the count by c, so the noise must grow with c: b = Δf/ε.",
+                name="Δf divided for multiplied"),
     ]
     return compare(answer, expected,
                    f"each week spends ε = {total:g}/{weeks} = {per_week:.4g}; a count that one user moves by up to "
@@ -78,9 +85,24 @@ def check_weekly_rho(answer, weeks: int = 52, cap: int = 2, scale: float = 20.0)
         Mistake((weeks * per_week) ** 2 / 2, "that composes the weeks in pure DP first (kε) and converts the total: "
                                              "a valid ρ, but a looser one. Convert each week, then add the ρ's.",
                 name="a looser accounting than asked"),
+        Mistake(weeks * per_week ** 2, "that adds the weeks' ε²: an ε-DP week is (ε²/2)-zCDP, half of that.",
+                name="ε² for ε²/2"),
     ]
+    # the total ρ converted on to an (ε, δ) guarantee, at the δ's a release uses (the chapter's is 10⁻⁶): by Canonne,
+    # Kamath & Steinke's conversion, which OpenDP's make_zCDP_to_approxDP uses, and by Bun & Steinke's ρ + 2√(ρ ln(1/δ))
+    converted = ("that converts ρ to an ε at a δ, the next step of a release (make_zCDP_to_approxDP): the question asks "
+                 "for the total ρ itself, which the zCDP accountant reports.")
+    for delta in _CONVERSION_DELTAS:
+        mistakes += [Mistake(zcdp_to_dp(expected, delta), converted, name="ρ converted to ε"),
+                     Mistake(expected + 2 * math.sqrt(expected * math.log(1 / delta)), converted,
+                             name="ρ converted to ε")]
     return compare(answer, expected,
                    f"each week is ε = c/b = {cap}/{scale:g} = {per_week:.4g}, so (ε²/2)-zCDP with ρ = "
                    f"{per_week ** 2 / 2:.4g}; {weeks} weeks add up to ρ = {expected:.4g}.",
                    "Find each week's ε from the scale and the contribution bound, convert it to ρ = ε²/2, and add the "
-                   "weeks' ρ's.", figures=3, mistakes=mistakes)
+                   "weeks' ρ's.", figures=3,
+                   mistakes=percentages(expected, mistakes, 3, "ρ is a plain number, not a share of anything."))
+
+
+#: The δ's at which exercise 2's ρ converted to an ε is named: the decades a release uses, 10⁻⁴ to 10⁻¹⁰.
+_CONVERSION_DELTAS = tuple(10.0 ** -j for j in range(4, 11))
