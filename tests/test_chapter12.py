@@ -375,3 +375,14 @@ def test_the_gaussian_alternative_has_the_same_accuracy_in_the_noise_opendp_draw
 
     assert p_value(sigma) > ALPHA
     assert p_value(0.8 * sigma) < ALPHA          # the broken twin, σ a fifth too small, is refuted
+
+
+def test_the_notions_the_chapter_uses_are_said_where_it_uses_them():
+    """TV (with δ(0)) and zCDP get a sentence each where chapter 12 first uses them, and the prerequisites point to
+    the chapters that define them (08 for the privacy loss distribution and δ(0), 09 for zCDP)."""
+    prose = SOURCE.read_text(encoding="utf-8")
+    assert "TV is the total variation distance" in prose and "which is δ(0)" in prose
+    assert "zero-concentrated DP (zCDP, defined in chapter 09: a mechanism is ρ-zCDP when" in prose
+    table = prose[prose.index("## Prerequisites"):prose.index("```{code-cell}")]
+    assert "δ(0) = TV" in table and "08_gaussian_and_generalized_gaussian.ipynb" in table
+    assert "zCDP" in table and "09_noise_on_a_computer.ipynb" in table
