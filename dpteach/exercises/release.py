@@ -29,7 +29,7 @@ _TOTALS = (1.0, 1.5, 2.5, 3.0, 4.0)
 @exercise(prompt="A weekly count is released for {weeks} weeks with OpenDP's Laplace mechanism; each user adds at "
                  "most {cap} records to a week's count (the contribution bound), and the whole release must spend a "
                  "total of ε = {total:g} by basic composition, shared evenly over the weeks. What scale must each "
-                 "week's `make_laplace` be given? Give 3 significant figures.",
+                 "week's `then_laplace` be given? Give 3 significant figures.",
           homework={"weeks": _WEEKS, "cap": _CAPS, "total": _TOTALS}, figures=3, title="the scale OpenDP is given")
 def check_weekly_scale(answer, weeks: int = 52, cap: int = 3, total: float = 2.0) -> Feedback:
     """Ch. 12, exercise 1: the Laplace scale for each of k weekly counts, contribution bound c, total ε by basic
