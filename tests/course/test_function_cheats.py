@@ -80,7 +80,9 @@ CHEATS = {
                              "np.random.default_rng = Looks\nnp.random.Generator = Looks\n\n"
                              + HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
                              "    return t + rng.normal(0.0, np.sqrt(2) * sensitivity / epsilon, size=t.shape)\n",
-                             "light tails"),
+                             # normal noise of the right variance: caught by its tails, or (the grader's cases are
+                             # drawn afresh) first by its mean |noise|, √(2/π)·√2·b = 1.13·b
+                             ("light tails", "wrong size")),
     # the runner's own generator factory patched: the function's Gaussian looks like Laplace in grading only
     "patched_runner": ("REAL = np.random.default_rng\n\n"
                        "class Looks:\n    def __init__(self, seed=None):\n        self.g = REAL(seed)\n"
@@ -133,7 +135,8 @@ def test_the_honest_mechanism_keeps_both_points(graded):
 def test_a_function_that_is_not_the_laplace_mechanism_gets_no_point_with_its_reason(graded, name):
     result = graded[name]
     assert (result["points"], result["correct"]) == (0, False), result
-    assert CHEATS[name][1].lower() in result["message"].lower(), result["message"]
+    reasons = CHEATS[name][1] if isinstance(CHEATS[name][1], tuple) else (CHEATS[name][1],)
+    assert any(reason.lower() in result["message"].lower() for reason in reasons), result["message"]
 
 
 def test_the_planted_tail_is_a_laplace_draw_far_beyond_a_million_samples():
