@@ -136,16 +136,19 @@ def test_the_planner_s_exact_column_is_an_upper_bound_within_its_stated_precisio
     assert not failures, f"(people, α, k, planner, referee, relative excess): {failures}"
 
 
-#: The largest ε per release held to the referee: its grid of ε₀/n per release converges too slowly past it
-#: (at ε₀ = 300 its two resolutions differ by 2·10⁻⁴ of the total). Beyond, tests/test_planner.py holds the rows
-#: to the functions and tests/test_planner_plans.py the planner's shift past the accountant's range.
-REFEREED = 30.0
+#: The largest ε per release held to the referee (the first grid's is ln 20 ≈ 3): its grid of ε₀/n per release,
+#: n·k ≥ 80,000, converges too slowly past it at many releases (at k = 10,000 and ε₀ = 10.6 its two resolutions
+#: differ by 2·10⁻⁴ of the total, at ε₀ = 300 and k = 1,000 too). Beyond, tests/test_planner.py holds the rows to
+#: the functions and tests/test_planner_plans.py the planner's shift past the accountant's range.
+REFEREED = 5.0
 
 
 @pytest.mark.parametrize("releases", PLANNER_RELEASES)
 def test_the_rows_a_cap_and_all_at_once_added_are_upper_bounds_within_the_stated_precision(releases):
     """Issue 52: four (α/Δf, each count or all at once) of the rows the contribution cap and "all at once" added
-    at this k, drawn at random (fixed seed), every data size each: held to the referee as the first grid is."""
+    at this k, drawn at random (fixed seed), every data size each: held to the referee as the first grid is, the
+    referee tilted at each row's own total (at α/Δf = 333 and k = 10 the six totals spread by an eighth, and a tilt
+    at their median moves the referee by 2·10⁻⁷ of the total: more than the planner's margin above the truth)."""
     rows = planner.grid_table()
     added = sorted({(a, sim) for _, a, k, sim in planner.grid_keys() if k == releases and (sim or a not in PLANNER_ACCURACY)
                     and release_epsilon(a, planner.release_confidence(0.95, releases) if sim else 0.95) <= REFEREED})
@@ -156,7 +159,8 @@ def test_the_rows_a_cap_and_all_at_once_added_are_upper_bounds_within_the_stated
         a, sim = added[i]
         eps0 = release_epsilon(a, planner.release_confidence(0.95, releases) if sim else 0.95)
         ours = np.array([rows[(n, a, releases, sim)][1] for n in PLANNER_PEOPLE])
-        ref, diff = _reference(eps0, releases, deltas, float(np.median(ours)))
+        refs = [_reference(eps0, releases, [delta], float(o)) for delta, o in zip(deltas, ours)]
+        ref, diff = np.array([r[0][0] for r in refs]), np.array([r[1][0] for r in refs])
         assert (diff <= 1e-4 * ref).all(), (a, sim, diff / ref)
         for n, o, r, d in zip(PLANNER_PEOPLE, ours, ref, diff):
             if o < r - 0.02 * d or o > r * (1 + STATED) + 0.02 * d:
