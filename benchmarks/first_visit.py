@@ -13,8 +13,10 @@ control with fewer than 51 positions (a toggle, a choice, a short integer range)
 its positions once.
 
 The budget planner's typed k (``budget_planner``'s ``releases``: an integer slider over 1 to 10,000 whose readout
-takes a typed number) is walked like any control; all its values but the two ends are off the planner's grid, so
-each visit computes its exact total once (issue 52), and that first computation is what its row times.
+takes a typed number) is walked like any control; all its values but the two ends are off the planner's grid. A
+change in a kernel draws them at once with the exact total marked "computing…" and computes it once the controls
+rest (dpteach.widgets.planner.PlannerInteractive; issue 52): its row times that first frame, and the walk, which
+never rests, never computes one.
 
     python benchmarks/first_visit.py [--no-kernel] [NAME]  # every control (of widgets named *NAME*): table
     python benchmarks/first_visit.py noisy_max epsilon     # one control, in this interpreter (JSON)

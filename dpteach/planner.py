@@ -15,12 +15,14 @@ releases, not from a table of "strong" and "weak" values:
    2019), which composes exactly.
 
 :func:`plan_budget` does all three. The exact totals take two privacy loss distributions each (tens to
-hundreds of milliseconds), too slow for a slider that redraws thirteen of them: on the planner's grid
-(:data:`PLANNER_PEOPLE` × :data:`PLANNER_ACCURACY` × :data:`PLANNER_RELEASES`) they are read, with the
+hundreds of milliseconds), and the exact best guess one more, too slow for a slider that redraws thirteen of
+them: on the planner's grid (:data:`PLANNER_PEOPLE` × α/Δf for α in :data:`PLANNER_ACCURACY` and Δf in
+:data:`PLANNER_CAPS` × :data:`PLANNER_RELEASES` × each count or all at once, at 95%) they are read, with the
 optimal and Gaussian totals, from ``dpteach/data/planner_totals.csv``, which
 ``dpteach/data/rebuild_planner_table.py`` computes with the same functions, and tests/test_planner.py
-recomputes. Off the grid (a typed k, a contribution cap Δf that puts α/Δf off it, every count at once) they are
-computed once per plan and cached.
+recomputes. Off the grid (a typed k, another confidence) they are computed once per plan and kept;
+:func:`exact_known` says beforehand whether a plan's exact numbers are at hand, so that a figure can draw the
+cheap totals at once and the exact one once it is computed.
 
 Two readings of a plan beside its totals (chapter 06, "Choosing ε and δ"): the best 50/50 guess of one person's
 presence that any mechanism with the exact total allows, and the exact best guess against the planned Laplace
@@ -43,13 +45,16 @@ from .exact_composition import exact_laplace_epsilon
 from .gdp import gdp_best_success, gdp_epsilon
 from .generalized_gaussian.accountant import laplace_noise, privacy_loss_distribution
 
-__all__ = ["PLANNER_ACCURACY", "PLANNER_PEOPLE", "PLANNER_RELEASES", "BudgetPlan", "laplace_best_guess",
-           "plan_budget", "planner_delta", "record_release_risk", "release_confidence", "release_epsilon"]
+__all__ = ["PLANNER_ACCURACY", "PLANNER_CAPS", "PLANNER_PEOPLE", "PLANNER_RELEASES", "BudgetPlan", "exact_known",
+           "laplace_best_guess", "plan_budget", "planner_delta", "record_release_risk", "release_confidence",
+           "release_epsilon"]
 
 #: The planner's grid: people in the data, the ± error allowed on each count, the number of releases.
 PLANNER_PEOPLE = (1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000)
 PLANNER_ACCURACY = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000)
 PLANNER_RELEASES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+#: The contribution caps the planner offers: Δf, the most one person moves each count.
+PLANNER_CAPS = (1, 2, 3, 5, 10, 20, 50, 100)
 #: The planner's confidence: each count within ±α of the truth with this probability.
 CONFIDENCE = 0.95
 #: δ = SHARE / n: on average the record-publishing mechanism at this δ publishes SHARE of one record.
@@ -164,27 +169,32 @@ class BudgetPlan:
                 f"basic {_total(self.basic)} (pure), advanced {_total(self.advanced)}, optimal {_total(self.optimal)}, "
                 f"exact {_total(self.exact)}; Gaussian noise of the same accuracy (σ = {self.gaussian_std:.3g}): "
                 f"{_total(self.gaussian)} (GDP); best 50/50 guess of one person's presence: any mechanism at the "
-                f"exact total ≤ {self.worst_guess:.1%}, these Laplace releases {self.exact_guess:.1%}, the Gaussian "
-                f"ones {self.gaussian_guess:.1%}")
+                f"exact total ≤ {_total(self.worst_guess, '.1%')}, these Laplace releases "
+                f"{_total(self.exact_guess, '.1%')}, the Gaussian ones {_total(self.gaussian_guess, '.1%')}")
 
 
-def _total(value: float) -> str:
-    """A total as the repr writes it: three figures, whole numbers from 1,000 on."""
-    return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
+def _total(value: float, fmt: str = "") -> str:
+    """A total as the repr writes it (three figures, whole numbers from 1,000 on; a probability with ``fmt``), NaN
+    (not computed) as such."""
+    return "not computed" if math.isnan(value) else format(value, fmt or (",.0f" if value >= 1000 else ".3g"))
 
 
 def plan_budget(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE,
-                sensitivity: float = 1.0, simultaneous: bool = False, *, guesses: bool = True) -> BudgetPlan:
+                sensitivity: float = 1.0, simultaneous: bool = False, *, guesses: bool = True,
+                exact: bool = True) -> BudgetPlan:
     """What k counts about the same n people cost, each within ±α with probability ``confidence`` (see the module).
 
     ``sensitivity`` is the contribution cap Δf: Lap(Δf/ε) with ε = ln(1/β)·Δf/α (the total of k such releases is
     that of k releases of Lap(1/ε) shifted by 1). ``simultaneous=True`` asks all k counts within ±α together with
     probability ``confidence``: each is then planned at :func:`release_confidence` (the union bound, Dwork &
-    Roth 2014, Theorem 3.8's ln(k/β)). Any k from 1 to 100,000 is planned; on the planner's grid (at 95% per
-    release, α/Δf on :data:`PLANNER_ACCURACY`) the optimal, exact and Gaussian totals are read from the shipped
-    table; elsewhere they are computed once and cached (the exact one by :func:`~dpteach.exact_laplace_epsilon`:
-    up to hundreds of milliseconds). The best guesses are computed for the plan asked (:func:`laplace_best_guess`);
-    ``guesses=False`` leaves them NaN (a figure's curves need only the totals).
+    Roth 2014, Theorem 3.8's ln(k/β)). Any k from 1 to 100,000 is planned; on the planner's grid (95%, α/Δf for α
+    in :data:`PLANNER_ACCURACY` and Δf in :data:`PLANNER_CAPS`, k in :data:`PLANNER_RELEASES`, each count or all
+    at once) the optimal, exact and Gaussian totals and the exact best guess are read from the shipped table;
+    elsewhere they are computed once and kept (the exact total by :func:`~dpteach.exact_laplace_epsilon`, the
+    guess by :func:`laplace_best_guess`: up to hundreds of milliseconds; :func:`exact_known` says beforehand).
+    ``guesses=False`` leaves the best guesses NaN (a figure's curves need only the totals); ``exact=False`` leaves
+    the exact total and what is read from it (``worst_guess``, ``exact_guess``) NaN, not computed (a figure that
+    draws the cheap totals first).
 
     Examples
     --------
@@ -192,6 +202,35 @@ def plan_budget(people: int, releases: int, accuracy: float, confidence: float =
     >>> round(plan.per_release, 3), plan.delta, round(plan.basic, 1), round(plan.exact, 1), round(plan.gaussian, 1)
     (0.3, 1e-08, 30.0, 18.7, 12.4)
     """
+    n, k, a, c, d, sim = _plan_args(people, releases, accuracy, confidence, sensitivity, simultaneous)
+    for name, flag in (("guesses", guesses), ("exact", exact)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False, got {flag!r}")
+    each = release_confidence(c, k) if sim else c
+    eps, delta, std = release_epsilon(a, each, d), planner_delta(n), gaussian_std_for(a, each)
+    if exact:
+        optimal, total, gaussian = _totals(n, k, a / d, c, sim)
+    else:
+        optimal, total, gaussian = _cheap_totals(n, k, a / d, each)
+    mu = d / std
+    worst = _worst_guess(total, delta) if guesses and exact else math.nan
+    laplace = _exact_guess(k, a / d, c, sim) if guesses and exact else math.nan
+    gauss = gdp_best_success(mu * math.sqrt(k)) if guesses else math.nan
+    return BudgetPlan(n, k, a, c, delta, eps, k * eps, _advanced(k, eps, delta), optimal, total,
+                      std, gdp_epsilon(delta, 1.0 / gaussian_std_for(a / d, each)), gaussian, d, sim, worst, laplace,
+                      gauss)
+
+
+def _advanced(releases: int, epsilon: float, delta: float) -> float:
+    """Theorem 3.20's total at δ′ = δ; infinite where its kε(e^ε − 1) passes the largest float (ε > 709 each)."""
+    try:
+        return advanced_composition(releases, epsilon, delta)[0]
+    except OverflowError:
+        return math.inf
+
+
+def _plan_args(people, releases, accuracy, confidence, sensitivity, simultaneous) -> tuple:
+    """plan_budget's arguments, checked: (n, k, α, confidence, Δf, simultaneous)."""
     n = _validate.integer("people", people, low=1, high=10**10, why=_WHY_PEOPLE)
     k = _validate.integer("releases", releases, low=1, high=100_000, why="k, the number of counts released")
     a = _validate.positive("accuracy", accuracy, why="α, the ± error allowed on each count")
@@ -200,16 +239,26 @@ def plan_budget(people: int, releases: int, accuracy: float, confidence: float =
                                                            "each count")
     if not isinstance(simultaneous, (bool, np.bool_)):
         raise ValueError(f"simultaneous must be True or False, got {simultaneous!r}")
-    each = release_confidence(c, k) if simultaneous else c
-    eps, delta, std = release_epsilon(a, each, d), planner_delta(n), gaussian_std_for(a, each)
-    optimal, exact, gaussian = _totals(n, k, a / d, each)
-    mu = d / std
-    if not isinstance(guesses, (bool, np.bool_)):
-        raise ValueError(f"guesses must be True or False, got {guesses!r}")
-    worst, laplace, gauss = ((_worst_guess(exact, delta), laplace_best_guess(k, eps), gdp_best_success(mu * math.sqrt(k)))
-                             if guesses else (math.nan,) * 3)
-    return BudgetPlan(n, k, a, c, delta, eps, k * eps, advanced_composition(k, eps, delta)[0], optimal, exact,
-                      std, _totals(n, 1, a / d, each)[2], gaussian, d, bool(simultaneous), worst, laplace, gauss)
+    return n, k, a, c, d, bool(simultaneous)
+
+
+def exact_known(people: int, releases: int, accuracy: float, confidence: float = CONFIDENCE,
+                sensitivity: float = 1.0, simultaneous: bool = False) -> bool:
+    """Whether :func:`plan_budget` has this plan's exact total and exact best guess at hand (the shipped table, or
+    computed already in this process): then it costs microseconds; otherwise tens to hundreds of milliseconds.
+
+    Examples
+    --------
+    >>> exact_known(10_000, 50, 50, sensitivity=3, simultaneous=True)     # on the grid
+    True
+    >>> exact_known(10_000, 50, 50, confidence=0.9)     # off it, until plan_budget(10_000, 50, 50, confidence=0.9)
+    False
+    """
+    n, k, a, c, d, sim = _plan_args(people, releases, accuracy, confidence, sensitivity, simultaneous)
+    if c == CONFIDENCE and (n, a / d, k, sim) in grid_table():
+        return True
+    each = release_confidence(c, k) if sim else c
+    return (n, k, float(a / d), float(each)) in _COMPUTED and (k, float(a / d), float(each)) in _GUESSED
 
 
 def release_confidence(confidence: float, releases: int) -> float:
@@ -280,32 +329,104 @@ def _two_sided_z(confidence: float) -> float:
     return float(-_special.ndtri((1.0 - confidence) / 2.0))
 
 
-def _totals(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
-    """(optimal, exact, gaussian) totals at δ = planner_delta(people): from the table on its grid, else computed."""
+def _totals(people: int, releases: int, per_cap: float, confidence: float,
+            simultaneous: bool) -> tuple[float, float, float]:
+    """(optimal, exact, gaussian) at δ = planner_delta(people) for α/Δf = ``per_cap``: from the table on its grid,
+    else computed (each count at ``confidence``, or all at once: each at :func:`release_confidence`)."""
     if confidence == CONFIDENCE:
-        row = table().get((people, float(accuracy), releases))
+        row = grid_table().get((people, per_cap, releases, simultaneous))
         if row is not None:
-            return row
-    return _computed(people, releases, accuracy, confidence)
+            return row[:3]
+    each = release_confidence(confidence, releases) if simultaneous else confidence
+    return _computed(people, releases, per_cap, each)
 
 
-@functools.lru_cache(maxsize=1024)
-def _computed(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
-    """(optimal, exact, gaussian) off the table's grid, computed once per plan (a typed k, a cap, all at once)."""
+def _cheap_totals(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
+    """(optimal, NaN, gaussian): :func:`_computed` without the exact total (well under a millisecond)."""
     eps, delta = release_epsilon(accuracy, confidence), planner_delta(people)
-    mu = math.sqrt(releases) / gaussian_std_for(accuracy, confidence)      # k releases: μ√k-GDP, μ = 1/σ
-    return (optimal_composition(releases, eps, delta)[0], exact_laplace_epsilon(releases, eps, delta),
-            gdp_epsilon(delta, mu))
+    mu = math.sqrt(releases) / gaussian_std_for(accuracy, confidence)
+    return optimal_composition(releases, eps, delta)[0], math.nan, gdp_epsilon(delta, mu)
 
 
-#: planner_totals.csv's header.
-_HEADER = "people,accuracy,releases,optimal,exact,gaussian"
+#: Plans computed off the table in this process: (people, releases, α/Δf, confidence) → (optimal, exact, gaussian),
+#: and (releases, α/Δf, confidence) → the exact best guess; each forgotten whole past _KEEP entries.
+_COMPUTED: dict[tuple[int, int, float, float], tuple[float, float, float]] = {}
+_GUESSED: dict[tuple[int, float, float], float] = {}
+_KEEP = 4096
+
+
+def _computed(people: int, releases: int, accuracy: float, confidence: float) -> tuple[float, float, float]:
+    """(optimal, exact, gaussian) of k releases each within ±accuracy (α/Δf) at ``confidence``, computed once."""
+    def compute():
+        eps, delta = release_epsilon(accuracy, confidence), planner_delta(people)
+        optimal, _, gaussian = _cheap_totals(people, releases, accuracy, confidence)
+        return optimal, _exact_total(releases, eps, delta), gaussian
+
+    return _kept(_COMPUTED, (people, releases, float(accuracy), float(confidence)), compute)
+
+
+def _kept(store: dict, key: tuple, compute):
+    """``store[key]``, computed first if need be (the store forgotten whole once it holds _KEEP entries)."""
+    if key not in store:
+        if len(store) >= _KEEP:
+            store.clear()
+        store[key] = compute()
+    return store[key]
+
+
+#: The largest ε per release given to the accountant (its exponentials overflow near 710).
+_TOP = 500.0
+
+
+def _exact_total(releases: int, epsilon: float, delta: float) -> float:
+    """:func:`~dpteach.exact_laplace_epsilon`, also past ε₀ = :data:`_TOP` per release (α/Δf = 0.01 all at once).
+
+    There one release's privacy loss is ε₀ − T, with T = 0 with probability ½ and T ~ Exp(½) otherwise, up to
+    terms of order e^(−ε₀) (the atom at −ε₀, the cut at 2ε₀): k of them total kε₀ − ΣT, so ε(δ) is kε₀ minus a
+    number that ε₀ no longer moves, ε(δ; ε₀) = ε(δ; _TOP) + k(ε₀ − _TOP)."""
+    if epsilon <= _TOP:
+        return exact_laplace_epsilon(releases, epsilon, delta)
+    return exact_laplace_epsilon(releases, _TOP, delta) + releases * (epsilon - _TOP)
+
+
+def _guess_computed(releases: int, accuracy: float, confidence: float) -> float:
+    """The exact best guess against k releases each within ±accuracy (α/Δf) at ``confidence``, computed once. Past
+    _TOP it is 1 to double precision, and it only grows with ε₀ (TV ≥ one release's 1 − e^(−ε₀/2))."""
+    return _kept(_GUESSED, (releases, float(accuracy), float(confidence)),
+                 lambda: laplace_best_guess(releases, min(release_epsilon(accuracy, confidence), _TOP)))
+
+
+def _exact_guess(releases: int, per_cap: float, confidence: float, simultaneous: bool) -> float:
+    """The exact best guess for α/Δf = ``per_cap``: from the table on its grid (any n: it does not depend on δ),
+    else computed."""
+    if confidence == CONFIDENCE:
+        row = grid_table().get((PLANNER_PEOPLE[0], per_cap, releases, simultaneous))
+        if row is not None:
+            return row[3]
+    each = release_confidence(confidence, releases) if simultaneous else confidence
+    return _guess_computed(releases, per_cap, each)
+
+
+#: planner_totals.csv's header: α/Δf is the accuracy in units of the cap (a cap Δf with accuracy α costs what
+#: Δf = 1 with accuracy α/Δf does); all_at_once is 0 (each count at 95%) or 1 (all k counts together at 95%).
+_HEADER = "people,accuracy_per_cap,releases,all_at_once,optimal,exact,gaussian,exact_guess"
+
+
+def grid_accuracies() -> tuple[float, ...]:
+    """The α/Δf the planner's sliders reach (α in PLANNER_ACCURACY, Δf in PLANNER_CAPS), each once, increasing."""
+    return tuple(sorted({float(a) / float(d) for a in PLANNER_ACCURACY for d in PLANNER_CAPS}))
+
+
+def grid_keys() -> list[tuple[int, float, int, bool]]:
+    """Every (people, α/Δf, releases, all at once) of the planner's grid: the table's rows, in its order."""
+    return [(n, a, k, sim) for n in PLANNER_PEOPLE for a in grid_accuracies() for sim in (False, True)
+            for k in PLANNER_RELEASES]
 
 
 @functools.lru_cache(maxsize=1)
-def table() -> dict[tuple[int, float, int], tuple[float, float, float]]:
-    """The planner's grid, from dpteach/data/planner_totals.csv: (optimal, exact, gaussian) by (people, accuracy,
-    releases), each as :func:`plan_budget` would compute it."""
+def grid_table() -> dict[tuple[int, float, int, bool], tuple[float, float, float, float]]:
+    """dpteach/data/planner_totals.csv: (optimal, exact, gaussian, exact_guess) by (people, α/Δf, releases,
+    all at once) at 95%, each as :func:`plan_budget` would compute it."""
     text = resources.files("dpteach").joinpath("data", "planner_totals.csv").read_text(encoding="ascii")
     lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
     if lines[0] != _HEADER:
@@ -313,29 +434,40 @@ def table() -> dict[tuple[int, float, int], tuple[float, float, float]]:
                          "(python dpteach/data/rebuild_planner_table.py)")
     out = {}
     for ln in lines[1:]:
-        n, a, k, *values = ln.split(",")
-        out[(int(n), float(a), int(k))] = tuple(float(v) for v in values)
-    missing = [(n, a, k) for n in PLANNER_PEOPLE for a in PLANNER_ACCURACY for k in PLANNER_RELEASES
-               if (n, float(a), k) not in out]
+        n, a, k, sim, *values = ln.split(",")
+        out[(int(n), float(a), int(k), sim == "1")] = tuple(float(v) for v in values)
+    missing = [key for key in grid_keys() if key not in out]
     if missing:
-        raise ValueError(f"planner_totals.csv lacks (people, accuracy, releases) = {missing[:3]}…: rebuild it")
+        raise ValueError(f"planner_totals.csv lacks (people, α/Δf, releases, all at once) = {missing[:3]}…: rebuild it")
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> dict[tuple[int, float, int], tuple[float, float, float]]:
+    """The grid at Δf = 1, each count at 95%: (optimal, exact, gaussian) by (people, accuracy, releases)."""
+    rows = grid_table()
+    return {(n, float(a), k): rows[(n, float(a), k, False)][:3]
+            for n in PLANNER_PEOPLE for a in PLANNER_ACCURACY for k in PLANNER_RELEASES}
 
 
 #: planner_totals.csv's comment lines.
 TABLE_COMMENT = (
-    "# The budget planner's grid (dpteach.planner): at delta = 0.01/people, the total epsilon of k counts",
-    "# each within +-accuracy at 95% (Laplace: eps = ln(20)/accuracy each; Gaussian: sigma = accuracy/1.96):",
-    "# optimal composition, exact (the privacy loss distribution), Gaussian DP. Made by",
-    "# rebuild_planner_table.py; do not edit.")
+    "# The budget planner's grid (dpteach.planner): at delta = 0.01/people, for k counts each within",
+    "# +-accuracy_per_cap (the accuracy over the contribution cap) at 95%, or all k together at 95%",
+    "# (all_at_once = 1: each at 1 - 0.05/k), the total epsilon (Laplace: eps = ln(1/beta)/accuracy_per_cap",
+    "# each; Gaussian: sigma = accuracy_per_cap/z): optimal composition, exact (the privacy loss",
+    "# distribution), Gaussian DP; and the exact best guess of one person's presence against the k Laplace",
+    "# releases. Made by rebuild_planner_table.py; do not edit.")
+
+
+def row_values(people: int, per_cap: float, releases: int, simultaneous: bool) -> tuple[float, float, float, float]:
+    """One row of the table, computed: (optimal, exact, gaussian, exact_guess)."""
+    each = release_confidence(CONFIDENCE, releases) if simultaneous else CONFIDENCE
+    return (*_computed(people, releases, per_cap, each), _guess_computed(releases, per_cap, each))
 
 
 def table_rows() -> list[str]:
-    """planner_totals.csv's lines: every (people, accuracy, releases) of the grid, its totals written with repr."""
-    lines = [*TABLE_COMMENT, _HEADER]
-    for n in PLANNER_PEOPLE:
-        for a in PLANNER_ACCURACY:
-            for k in PLANNER_RELEASES:
-                values = _computed(n, k, a, CONFIDENCE)
-                lines.append(f"{n},{a:g},{k}," + ",".join(repr(float(v)) for v in values))
-    return lines
+    """planner_totals.csv's lines: every row of :func:`grid_keys`, its values written with repr."""
+    return [*TABLE_COMMENT, _HEADER, *(f"{n},{a!r},{k},{int(sim)}," + ",".join(repr(float(v)) for v in
+                                                                            row_values(n, a, k, sim))
+                                       for n, a, k, sim in grid_keys())]

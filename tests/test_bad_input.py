@@ -373,7 +373,7 @@ KIND_OF = {
     "gdp_best_success": {"mu": "nonnegative"},
     "gaussian_composition": {"std": "positive"},
     "plan_budget": {"people": "count", "releases": "count", "accuracy": "positive", "simultaneous": None,
-                    "guesses": None},
+                    "guesses": None, "exact": None},
     "planner_delta": {"people": "count", "share": "probability"},
     "record_release_risk": {"people": "count"},
     "release_epsilon": {"accuracy": "positive"},

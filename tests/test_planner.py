@@ -125,16 +125,39 @@ def _check_rows(rows):
             (n, a, k)
 
 
+def _check_grid_rows(keys):
+    """Rows of the whole grid (a cap, all at once) against the functions: the totals and the exact best guess."""
+    rows = planner.grid_table()
+    for key in keys:
+        assert rows[key] == pytest.approx(planner.row_values(*key), rel=1e-12), key
+
+
+def _beyond_the_first_grid(cheap: bool):
+    """The rows a cap or "all at once" added (α/Δf off PLANNER_ACCURACY, or all at once); ``cheap``: k ≤ 1,000 and
+    ε per release ≤ 10 (a fraction of a second each)."""
+    keys = [key for key in planner.grid_keys() if key[3] or key[1] not in planner.PLANNER_ACCURACY]
+    if cheap:
+        keys = [(n, a, k, sim) for n, a, k, sim in keys if k <= 1_000 and a >= 0.5]
+    return keys
+
+
 def test_the_shipped_table_is_what_the_functions_compute_on_a_sample():
     rng = np.random.default_rng(44)
     grid = _grid()
     cheap = [row for row in grid if row[2] <= 1_000]
     _check_rows([grid[0], grid[-1]] + [cheap[i] for i in rng.choice(len(cheap), 12, replace=False)])
+    added = _beyond_the_first_grid(cheap=True)
+    _check_grid_rows([added[i] for i in rng.choice(len(added), 12, replace=False)])
 
 
 @pytest.mark.slow
 def test_the_shipped_table_is_what_the_functions_compute_everywhere():
+    """Every row of the first grid (Δf = 1, each count), and 200 of the rows a cap or "all at once" added (every one
+    would take ten minutes or more)."""
     _check_rows(_grid())
+    added = _beyond_the_first_grid(cheap=False)
+    rng = np.random.default_rng(52)
+    _check_grid_rows([added[i] for i in rng.choice(len(added), 200, replace=False)])
 
 
 def test_the_shipped_table_s_header_is_what_the_rebuild_writes():
@@ -149,6 +172,17 @@ def test_the_table_lacks_no_row_and_holds_finite_totals():
     table = planner.table()
     assert len(table) == len(_grid())
     assert all(math.isfinite(v) and v > 0 for row in table.values() for v in row)
+    rows = planner.grid_table()
+    assert set(rows) == set(planner.grid_keys())
+    assert all(math.isfinite(v) and v > 0 for row in rows.values() for v in row)
+    assert all(0.5 <= row[3] <= 1 for row in rows.values())                        # a best guess is a probability
+
+
+def test_the_shipped_rows_of_the_first_grid_are_the_ones_each_count_at_delta_f_1():
+    """table() is grid_table()'s rows at α/Δf = α, each count: one file, no second copy to drift."""
+    rows = planner.grid_table()
+    for (n, a, k), values in planner.table().items():
+        assert values == rows[(n, a, k, False)][:3]
 
 
 def test_the_planner_figure_draws_the_plan_it_reports():

@@ -118,3 +118,41 @@ def test_any_k_is_planned_off_the_grid_and_the_totals_grow_with_k():
 def test_bad_plans_are_refused_naming_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
         dp.plan_budget(**{**WEEKLY, **kwargs})
+
+
+def test_the_tables_exact_best_guesses_for_a_cap_and_all_at_once_lie_between_direct_convolutions():
+    """A sample of the rows the cap and "all at once" added to the shipped table (issue 52: each control's first
+    visit reads them), each held to the direct convolution above."""
+    rows = planner.grid_table()
+    keys = [(a, k, sim) for n, a, k, sim in planner.grid_keys() if n == planner.PLANNER_PEOPLE[0] and k <= 50
+            and (sim or a not in planner.PLANNER_ACCURACY)
+            and dp.release_epsilon(a, planner.release_confidence(0.95, k) if sim else 0.95) <= 3]
+    rng = np.random.default_rng(52)
+    for i in rng.choice(len(keys), 8, replace=False):
+        a, k, sim = keys[i]
+        eps = dp.release_epsilon(a, planner.release_confidence(0.95, k) if sim else 0.95)
+        low, high = _tv_bounds(k, eps)
+        guess = rows[(planner.PLANNER_PEOPLE[0], a, k, sim)][3]
+        assert 0.5 * (1 + low) - 1e-9 <= guess <= 0.5 * (1 + high) + 1e-6, (a, k, sim)
+
+
+@pytest.mark.parametrize("releases", [100, 1_000, 5_000])
+def test_past_the_accountants_range_the_exact_total_is_shifted_by_k_times_the_extra_epsilon(releases):
+    """α/Δf = 0.01 all at once asks ε = 1,221 per release, past the accountant's reach (its exponentials overflow
+    near 710): the planner shifts the total at ε₀ = 500 by k(ε₀ − 500). Where the accountant still reaches
+    (ε₀ = 690), the shift gives what it computes."""
+    delta = 1e-7
+    direct = dp.exact_laplace_epsilon(releases, 690.0, delta)
+    assert planner._exact_total(releases, 690.0, delta) == pytest.approx(direct, rel=1e-6)     # its precision: 1.2e-5
+    plan = dp.plan_budget(1_000, releases, 1, sensitivity=100, simultaneous=True)
+    assert plan.per_release > 710 and plan.exact <= plan.basic and plan.exact >= plan.basic - 10 * releases
+    assert plan.exact_guess == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_plan_without_its_exact_total_says_so():
+    plan = dp.plan_budget(**WEEKLY, sensitivity=3, exact=False)
+    assert math.isnan(plan.exact) and math.isnan(plan.exact_guess) and math.isnan(plan.worst_guess)
+    assert plan.basic == dp.plan_budget(**WEEKLY, sensitivity=3).basic
+    assert "exact not computed" in repr(plan) and "these Laplace releases not computed" in repr(plan)
+    with pytest.raises(ValueError, match="exact"):
+        dp.plan_budget(**WEEKLY, exact="no")

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _validate
 from .._text import power_text
-from ..planner import PLANNER_ACCURACY, PLANNER_PEOPLE, PLANNER_RELEASES, plan_budget
+from ..planner import PLANNER_ACCURACY, PLANNER_CAPS, PLANNER_PEOPLE, PLANNER_RELEASES, exact_known, plan_budget
 from ._base import PALETTE, _number, _plain_log_axes, _Updatable, new_figure, styled
 
-__all__ = ["PLANNER_CAPS", "BudgetPlannerFigure"]
+__all__ = ["PENDING", "PLANNER_CAPS", "BudgetPlannerFigure"]
+
+#: What the title, the text alternative and the data table show for a number still being computed.
+PENDING = "computing…"
 
 #: The accountings the planner draws: the BudgetPlan field, its label, its colour and marker.
 ACCOUNTINGS = (
@@ -22,12 +27,18 @@ ACCOUNTINGS = (
 
 
 def _short(value: float) -> str:
-    """A total for the title: three figures below 10,000, two and a power of ten above (3·10⁴)."""
+    """A total for the title: three figures below 10,000, two and a power of ten above (3·10⁴); NaN (not computed
+    yet) as :data:`PENDING`."""
+    if math.isnan(value):
+        return PENDING
+    if math.isinf(value):           # Theorem 3.20 at ε > 709 per release: past the largest float
+        return "> 10³⁰⁸"
     return _number(value) if value < 10_000 else power_text(value)
 
 
-#: The contribution caps the planner offers: Δf, the most one person moves each count.
-PLANNER_CAPS = (1, 2, 3, 5, 10, 20, 50, 100)
+def _share(value: float) -> str:
+    """A probability for the title (57.4%); NaN (not computed yet) as :data:`PENDING`."""
+    return PENDING if math.isnan(value) else f"{value:.1%}"
 
 
 def _within(plan, short: bool = False) -> str:
@@ -45,10 +56,10 @@ def _within(plan, short: bool = False) -> str:
 def _guesses(plan, short: bool = False) -> str:
     """The best 50/50 guess of one person's presence: any mechanism at the exact total, these releases."""
     if short:
-        return (f"best guess: ≤ {plan.worst_guess:.1%} any ε-DP, {plan.exact_guess:.1%} Laplace, "
-                f"{plan.gaussian_guess:.1%} Gaussian")
-    return (f"best guess of one person's presence: any ε-DP ≤ {plan.worst_guess:.1%}, these Laplace releases "
-            f"{plan.exact_guess:.1%}, Gaussian {plan.gaussian_guess:.1%}")
+        return (f"best guess: ≤ {_share(plan.worst_guess)} any ε-DP, {_share(plan.exact_guess)} Laplace, "
+                f"{_share(plan.gaussian_guess)} Gaussian")
+    return (f"best guess of one person's presence: any ε-DP ≤ {_share(plan.worst_guess)}, these Laplace releases "
+            f"{_share(plan.exact_guess)}, Gaussian {_share(plan.gaussian_guess)}")
 
 
 class BudgetPlannerFigure(_Updatable):
@@ -66,11 +77,17 @@ class BudgetPlannerFigure(_Updatable):
     advanced bound leaves the top at large ε, where it is worse than kε anyway). A frame moves the five curves,
     the k marker, its dots and the title.
 
-    ``releases`` is any k from 1 to 10,000 (typed; off the grid its totals are computed once and cached), ``cap``
+    ``releases`` is any k from 1 to 10,000 (typed; off the grid its totals are computed once and kept), ``cap``
     the contribution cap Δf (:data:`PLANNER_CAPS`), ``all_at_once`` whether 95% holds for every count together
     (each then at 1 − 0.05/k: :func:`~dpteach.planner.release_confidence`). The title's last line sets the best
     50/50 guess of one person's presence that any mechanism at the exact total allows beside the exact best guess
     against these releases (:func:`~dpteach.planner.laplace_best_guess`; chapter 11).
+
+    ``defer=True`` draws a plan whose exact numbers are not at hand (:func:`~dpteach.planner.exact_known`: a typed k
+    off the grid, not computed before) without computing them: the basic, advanced, optimal and Gaussian totals at
+    once, and in place of the exact total, of the two best guesses read from it and of its dot, :data:`PENDING`
+    (the text alternative says so); the widget then draws again without ``defer`` once its controls rest. A figure
+    never shows a number it has not computed.
     """
 
     Y_LIMITS = (1e-3, 1e5)
@@ -99,18 +116,25 @@ class BudgetPlannerFigure(_Updatable):
         self.dynamic = [*self.curves.values(), self.marker, self.dots, ax.title]
 
     def update(self, people: int, releases: int, accuracy: float, cap: float = 1.0,
-               all_at_once: bool = False) -> dict:
+               all_at_once: bool = False, *, defer: bool = False) -> dict:
         n = _validate.integer("people", people, low=min(PLANNER_PEOPLE), high=max(PLANNER_PEOPLE))
         k = _validate.integer("releases", releases, low=1, high=max(PLANNER_RELEASES))
         a = _validate.real("accuracy", accuracy, low=min(PLANNER_ACCURACY), high=max(PLANNER_ACCURACY),
                            low_open=False)
         d = _validate.real("cap", cap, low=min(PLANNER_CAPS), high=max(PLANNER_CAPS), low_open=False,
                            why="Δf, the most one person moves each count")
-        if not isinstance(all_at_once, (bool, np.bool_)):
-            raise ValueError(f"all_at_once must be True or False, got {all_at_once!r}")
+        for name, flag in (("all_at_once", all_at_once), ("defer", defer)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {flag!r}")
         sim = bool(all_at_once)
-        plans = [plan_budget(n, int(j), a, sensitivity=d, simultaneous=sim, guesses=False) for j in PLANNER_RELEASES]
-        plan = plan_budget(n, k, a, sensitivity=d, simultaneous=sim)        # with the best guesses
+
+        def known(j: int) -> bool:
+            return not defer or exact_known(n, j, a, sensitivity=d, simultaneous=sim)
+
+        plans = [plan_budget(n, j, a, sensitivity=d, simultaneous=sim, guesses=False, exact=known(j))
+                 for j in PLANNER_RELEASES]
+        plan = plan_budget(n, k, a, sensitivity=d, simultaneous=sim, exact=known(k))       # with the best guesses
+        pending = math.isnan(plan.exact) or any(math.isnan(p.exact) for p in plans)
         for field, line in self.curves.items():
             line.set_ydata([getattr(p, field) for p in plans])
         totals = [getattr(plan, field) for field, *_ in ACCOUNTINGS]
@@ -123,7 +147,8 @@ class BudgetPlannerFigure(_Updatable):
             f"exact {_short(plan.exact)}; Gaussian noise, same accuracy (σ = {plan.gaussian_std:.3g}): "
             f"{_short(plan.gaussian)} (GDP)\n{_guesses(plan, short=True)}")
         self._now = (n, k, a, plan, plans)
-        return {"people": n, "releases": k, "accuracy": a, "cap": d, "all_at_once": sim, "delta": plan.delta,
+        return {"people": n, "releases": k, "accuracy": a, "cap": d, "all_at_once": sim, "pending": pending,
+                "delta": plan.delta,
                 "per_release": plan.per_release, **{field: getattr(plan, field) for field, *_ in ACCOUNTINGS},
                 "gaussian_std": plan.gaussian_std, "gaussian_per_release": plan.gaussian_per_release,
                 "worst_guess": plan.worst_guess, "exact_guess": plan.exact_guess,
@@ -139,7 +164,9 @@ class BudgetPlannerFigure(_Updatable):
                 f"ε = {plan.per_release:.3g}; the total of {k:,}: basic {_short(plan.basic)}, advanced "
                 f"{_short(plan.advanced)}, optimal {_short(plan.optimal)}, exact {_short(plan.exact)}; Gaussian "
                 f"noise with the same accuracy (σ = {plan.gaussian_std:.3g}): {_short(plan.gaussian)} (GDP). "
-                f"{_guesses(plan)}.")
+                f"{_guesses(plan)}."
+                + (" The exact total and the best guesses read from it are still being computed: they follow once "
+                   "the controls rest." if math.isnan(plan.exact) else ""))
 
     def data_table(self) -> dict | None:
         if not hasattr(self, "_now"):
