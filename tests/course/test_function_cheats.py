@@ -109,6 +109,12 @@ CHEATS = {
 }
 
 
+def names_its_reason(name: str, message: str) -> bool:
+    """Whether ``message`` gives one of the reasons the cheat ``name`` may be refused for (CHEATS' second item)."""
+    reasons = CHEATS[name][1] if isinstance(CHEATS[name][1], tuple) else (CHEATS[name][1],)
+    return any(reason.lower() in message.lower() for reason in reasons)
+
+
 def _graded(exercise, source):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     options = grading.Options(function_timeout=15, memory_mb=1024)
@@ -135,8 +141,7 @@ def test_the_honest_mechanism_keeps_both_points(graded):
 def test_a_function_that_is_not_the_laplace_mechanism_gets_no_point_with_its_reason(graded, name):
     result = graded[name]
     assert (result["points"], result["correct"]) == (0, False), result
-    reasons = CHEATS[name][1] if isinstance(CHEATS[name][1], tuple) else (CHEATS[name][1],)
-    assert any(reason.lower() in result["message"].lower() for reason in reasons), result["message"]
+    assert names_its_reason(name, result["message"]), result["message"]
 
 
 def test_the_planted_tail_is_a_laplace_draw_far_beyond_a_million_samples():

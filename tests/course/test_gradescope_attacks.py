@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from helpers import INSTALL_HINTS, ROOT, missing, needs_sandbox
 from submissions import roster_answers
-from test_function_cheats import CHEATS, HONEST, TABLE
+from test_function_cheats import CHEATS, HONEST, TABLE, names_its_reason
 from test_gradescope import CHAPTER, _notebook, _tree, _valid, run_autograder
 
 from dpteach.course import assign, gradescope, reading, sandbox
@@ -163,7 +163,7 @@ def test_chapter_03s_cheats_get_no_point_on_gradescope(cheats, name):
     _valid(result)
     first, second = _function_tests(result)
     assert (first["score"], second["score"]) == (0, 0), result
-    assert CHEATS[name][1].lower() in first["output"].lower(), first["output"]
+    assert names_its_reason(name, first["output"]), first["output"]
     assert result["score"] == 0
 
 
@@ -173,7 +173,7 @@ def test_chapter_03s_cheats_get_no_point_as_an_unprivileged_uid_too(cheats, name
     _valid(result)
     assert "isolation: user" in run.stdout, run.stdout
     first, second = _function_tests(result)
-    assert (first["score"], second["score"]) == (0, 0) and CHEATS[name][1].lower() in first["output"].lower(), result
+    assert (first["score"], second["score"]) == (0, 0) and names_its_reason(name, first["output"]), result
 
 
 @pytest.mark.parametrize("isolation", ["", "user"])
