@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import shutil
 import urllib.request
+import weakref
 
 import nbformat
 import pytest
@@ -122,17 +123,20 @@ def _shut_down(lab, path: str) -> None:
             urllib.request.urlopen(request, timeout=30).close()
 
 
+#: One CDP session a page, for _ax (a session costs round trips to open and close; it goes with its page)
+_CDP: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _ax(page, selector: str) -> dict:
     """The accessibility-tree entry (what a screen reader reads) of the element ``selector`` finds, scrolled into
     view first: JupyterLab leaves the cells out of sight out of the tree."""
-    cdp = page.context.new_cdp_session(page)
+    cdp = _CDP.get(page) or _CDP.setdefault(page, page.context.new_cdp_session(page))
     expression = f"(() => {{ const e = document.querySelector({json.dumps(selector)}); e?.scrollIntoView({{block: 'center'}}); return e; }})()"
     obj = cdp.send("Runtime.evaluate", {"expression": expression})["result"]
     assert "objectId" in obj, f"nothing matches {selector}"
     page.wait_for_timeout(50)
     backend = cdp.send("DOM.describeNode", {"objectId": obj["objectId"]})["node"]["backendNodeId"]
     nodes = cdp.send("Accessibility.getPartialAXTree", {"objectId": obj["objectId"], "fetchRelatives": False})["nodes"]
-    cdp.detach()
     return next(n for n in nodes if n.get("backendDOMNodeId") == backend)
 
 

@@ -165,7 +165,7 @@ def test_the_live_show_names_its_sliders_and_its_figures_speak(browser, lab):
             problems += [f"slide {state['index'] + 1}: {p}" for p in _speaks(show)]
             found = _axe(show)
             problems += [f"slide {state['index'] + 1}: axe {v['id']} at {v['target']}: {v['html']}" for v in found["ours"]]
-            theirs |= {v["id"] for v in found["theirs"]}
+            theirs |= {f"{v['id']} ({v['target'][-60:]})" for v in found["theirs"]}
             show.screenshot(path=str(ARTIFACTS / f"present_a11y_{STEM[:2]}_slide{state['index'] + 1}.png"))
         if state["last"]:
             break
