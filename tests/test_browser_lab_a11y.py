@@ -1,16 +1,18 @@
 """What a screen reader gets from the live workbook in the real JupyterLab (headless Chromium, playwright).
 
-Read from Chromium's accessibility tree (CDP ``Accessibility.getPartialAXTree`` of each element: what a screen reader reads),
-after Run All in every chapter whose notebook shows a widget (read from the notebooks; a chapter without one is
-skipped, saying so; each chapter's page is loaded once, and the tests of the same chapter share it): every slider is named after its visible label, described by
-its direction row, and announces exactly the text its readout shows (its aria-valuetext: CDP leaves that out); the readout is named; a toggle exposes
-whether it is pressed; Reset is named "Reset"; every figure has a text alternative. An ArrowRight on a
-figure's first slider changes the alternative, which a polite live region then says once the slider rests,
-the focus still on the slider. axe-core (WCAG 2.1 A and AA) finds nothing in the workbook's own outputs
-(JupyterLab's own chrome is counted apart, in the report). A probe notebook gives a figure a data table
-and points: its "Data" toggle is reached with Tab and opens a table, and its curve is walked with the arrow
-keys, the live region reading x and y (chapter 02's Laplace density as well, once it gives its points).
-The front end is dpteach/widgets/a11y.js (the anywidget of dpteach/widgets/_a11y.py).
+Read from Chromium's accessibility tree (CDP ``Accessibility.getPartialAXTree`` of each element: what a screen reader
+reads), after Run All in every chapter whose notebook shows a widget (read from the notebooks; a chapter without one is
+skipped, saying so; each chapter's page is loaded and run once, and the tests of the same chapter share it): every
+slider is named after its visible label, described by its direction row, and announces exactly the text its readout
+shows (its aria-valuetext: CDP leaves that out); the readout is named; a toggle exposes whether it is pressed; Reset
+is named "Reset"; every figure has a text alternative. An ArrowRight on a figure's first slider changes the
+alternative, which a polite live region then says once the slider rests, the focus still on the slider; a focus
+JupyterLab moves from the slider to its cell on its own (as it did after Run All, with cells still running) comes
+back. axe-core (WCAG 2.1 A and AA) finds nothing in the workbook's own outputs (JupyterLab's own chrome is counted
+apart, in the report). A probe notebook gives a figure a data table and points: its "Data" toggle is reached with
+Tab and opens a table, and its curve is walked with the arrow keys, the live region reading x and y (chapter 02's
+Laplace density as well, once it gives its points). The front end is dpteach/widgets/a11y.js (the anywidget of
+dpteach/widgets/_a11y.py).
 """
 
 from __future__ import annotations
