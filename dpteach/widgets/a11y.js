@@ -10,13 +10,16 @@
 //  3. announces that text in a visually hidden polite live region once the controls rest (debounced), never
 //     taking the focus;
 //  4. offers a "Data" toggle (a native button with aria-expanded) that shows the figure's data as a <table>;
-//  5. where `points` is non-empty, an "Explore the curve" element: arrow keys walk the points of a series,
+//  5. keeps the focus on a control when JupyterLab moves it, unasked, to the control's own cell (see keepFocus);
+//  6. where `points` is non-empty, an "Explore the curve" element: arrow keys walk the points of a series,
 //     Home/End jump, up/down switch series, and an assertive live region reads "x = …, y = …"; an optional tone
 //     (Web Audio, off by default) follows y.
 // Self-contained: the DOM and model.get/model.on only (no imports, no network, no globals), so the same file runs
 // in JupyterLab, in the live slides and in the offline book (through a small loader that calls render).
 
 const REST_MS = 500;
+// a focus move to the cell within this long of a pointer press or Escape is the student's own: it stays
+const INTENT_MS = 400;
 const BOXES = ".dpteach-interactive, .dpteach-precomputed";
 const HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;" +
   "clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap";
@@ -280,6 +283,28 @@ export function render({ model, el }) {
     toneButton.style.background = on ? "#cfe0f5" : "#f0f0f0";
   });
 
+  // -- keeping the focus ----------------------------------------------------------------------------------
+  // JupyterLab (4.x, Notebook._evtFocusIn) answers a focus on the notebook itself (Run All ends with one) by focusing
+  // "the active cell" once that cell is ready, which with a long chapter still running can be seconds later; by then
+  // the active cell is the control's own (a focus in a cell makes it active), so the focus leaves the slider for its
+  // cell in the middle of a student's key presses. A focus that leaves a control of this box for the cell that holds
+  // it, with no pointer press or Escape just before, goes back to the control.
+  let intent = -Infinity;
+  const onIntent = (event) => {
+    if (event.type !== "keydown" || event.key === "Escape") intent = performance.now();
+  };
+  const keepFocus = (event) => {
+    const from = event.target;
+    const to = event.relatedTarget;
+    if (!to || !to.classList || !to.classList.contains("jp-Notebook-cell") || !to.contains(from)) return;
+    if (performance.now() - intent < INTENT_MS) return;
+    setTimeout(() => {
+      if (document.activeElement === to && from.isConnected) from.focus({ preventScroll: true });
+    }, 0);
+  };
+  document.addEventListener("pointerdown", onIntent, true);
+  document.addEventListener("keydown", onIntent, true);
+
   // -- finding the box, then keeping it in step ------------------------------------------------------------
   let observer = null;
   const attach = () => {
@@ -289,6 +314,7 @@ export function render({ model, el }) {
       nameControls(box, el);
       setImages();
     };
+    box.addEventListener("focusout", keepFocus);
     observer = new MutationObserver(sync);
     observer.observe(box, { subtree: true, childList: true, characterData: true, attributes: true,
                             attributeFilter: ["src", "alt", "aria-valuetext", "class", "style"] });
@@ -317,6 +343,9 @@ export function render({ model, el }) {
     clearTimeout(timer);
     clearTimeout(waiting);
     if (observer) observer.disconnect();
+    if (box) box.removeEventListener("focusout", keepFocus);
+    document.removeEventListener("pointerdown", onIntent, true);
+    document.removeEventListener("keydown", onIntent, true);
     handlers.forEach(([name, fn]) => model.off(name, fn));
     if (audio) audio.close();
   };
