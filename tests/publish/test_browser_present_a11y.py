@@ -19,8 +19,7 @@ import subprocess
 
 import pytest
 from helpers import ARTIFACTS, ROOT, axe_source, needs_chromium
-
-from dpteach.publish.labserver import KERNEL_READY, run_all, running_lab
+from labserver import KERNEL_READY, run_all, running_lab
 
 PRESENT = ROOT / ".venv-present"
 #: A chapter with live figures, a precomputed view (its own slider) and a toggle
@@ -73,8 +72,8 @@ MARK = """() => {
 def lab(tmp_path_factory):
     """The presenting lab over the chapter's folder, as `make present` writes and serves it."""
     scratch = tmp_path_factory.mktemp("present_a11y")
-    subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach.publish", "--root", str(ROOT), "present",
-                    f"notebooks/{STEM}.ipynb", "--out", str(scratch / STEM)], check=True, capture_output=True)
+    subprocess.run([str(PRESENT / "bin" / "python"), "-m", "dpteach", "--root", str(ROOT), "present", "--chapter",
+                    STEM[:2], "--out", str(scratch / STEM), "--prepare-only"], check=True, capture_output=True)
     with running_lab(python=PRESENT / "bin" / "python", root=scratch, env={"DPTEACH_PRESENTATION": "1"},
                      extra=("--ServerApp.jpserver_extensions={'dpteach.publish.present': True}",)) as server:
         yield server
