@@ -303,7 +303,10 @@ CHEATS = {
     "truncated": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
                   "    y = rng.laplace(0.0, b, size=t.shape)\n    far = np.abs(y) > 9 * b\n"
                   "    while far.any():\n        y[far] = rng.laplace(0.0, b, size=int(far.sum()))\n"
-                  "        far = np.abs(y) > 9 * b\n    return t + y\n", "not the one the generator gives"),
+                  "        far = np.abs(y) > 9 * b\n    return t + y\n",
+                  # its redrawn tail differs from the generator's draws, and the long run's planted far draw
+                  # (30–36·b) is gone: either check may speak first
+                  ("not the one the generator gives", "too light tails")),
     "table": ("TABLE = -np.sign(np.linspace(-1, 1, 4001)[1:-1]) * np.log(1 - np.abs(np.linspace(-1, 1, 4001)[1:-1]))\n\n"
               + HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
               "    return t + sensitivity / epsilon * np.interp(rng.random(t.shape), np.linspace(0, 1, 3999), TABLE)\n",
@@ -357,7 +360,8 @@ def test_the_laplace_mechanism_written_by_hand_gets_both_points(functions, name)
 def test_a_function_that_is_not_the_laplace_mechanism_gets_nothing_with_its_reason(functions, name):
     result = functions[name]
     assert (result["points"], result["correct"]) == (0, False), result
-    assert CHEATS[name][1] in result["message"].lower(), result["message"]
+    reasons = CHEATS[name][1] if isinstance(CHEATS[name][1], tuple) else (CHEATS[name][1],)
+    assert any(reason in result["message"].lower() for reason in reasons), result["message"]
 
 
 @pytest.mark.parametrize("name", sorted(BY_LIBRARY))

@@ -26,8 +26,30 @@ import importlib.metadata
 import sys
 
 ALLOWED = {allowed!r}
-BLOCKED = {{module for module, dists in importlib.metadata.packages_distributions().items()
-            if not any(d.lower().replace("_", "-") in ALLOWED for d in dists)}} | {absent!r}
+
+
+def _tops(dist):
+    # a distribution's top-level modules: its top_level.txt, else the first part of its files' paths (Python 3.10's
+    # packages_distributions() reads only top_level.txt, which scipy's and numpy's wheels do not have)
+    declared = dist.read_text("top_level.txt")
+    if declared:
+        return set(declared.split())
+    tops = set()
+    for file in dist.files or ():
+        if len(file.parts) > 1 and not file.parts[0].endswith((".dist-info", ".data")) and file.parts[0] != "..":
+            tops.add(file.parts[0])
+        elif len(file.parts) == 1 and file.suffix == ".py":
+            tops.add(file.stem)
+    return tops
+
+
+def _allowed(dist):
+    return (dist.metadata["Name"] or "").lower().replace("_", "-") in ALLOWED
+
+
+_DISTS = list(importlib.metadata.distributions())
+_KEPT = set().union(*(_tops(d) for d in _DISTS if _allowed(d)))
+BLOCKED = (set().union(*(_tops(d) for d in _DISTS if not _allowed(d))) - _KEPT) | {absent!r}
 
 class _NotInTheGradingLock:
     def find_spec(self, name, path=None, target=None):
