@@ -59,10 +59,13 @@ CHEATS = {
     "redrawn_beyond_14b": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
                            "    y = rng.laplace(0.0, b, size=t.shape)\n    far = np.abs(y) > 14 * b\n"
                            "    while far.any():\n        y[far] = rng.laplace(0.0, b, size=int(far.sum()))\n"
-                           "        far = np.abs(y) > 14 * b\n    return t + y\n", "not the one the generator gives"),
+                           "        far = np.abs(y) > 14 * b\n    return t + y\n",
+                           # caught by its draws, or (the long run plants a draw at 30–36·b) by its missing far tail
+                           ("not the one the generator gives", "light tails")),
     "clamped_at_16b": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n    b = sensitivity / epsilon\n"
                        "    return t + np.clip(rng.laplace(0.0, b, size=t.shape), -16 * b, 16 * b)\n",
-                       "not the one the generator gives"),
+                       # caught by its draws, or (the long run plants a draw at 30–36·b) by releases at exactly ±16·b
+                       ("not the one the generator gives", "clamped noise")),
     # the true answer in the low 16 bits, masked by a hash of the upper bits (no bit stuck at 1)
     "keyed_low_bits": (HEAD + "    t = np.asarray(true_answer, dtype=float)\n"
                        "    r = np.asarray(t + rng.laplace(0.0, sensitivity / epsilon, size=t.shape), dtype=np.float64)\n"
