@@ -118,7 +118,8 @@ def names_its_reason(name: str, message: str) -> bool:
     return any(reason.lower() in message.lower() for reason in reasons)
 
 
-def _graded(exercise, source):
+def graded_in_sandbox(exercise, source):
+    """``exercise`` graded on a one-cell notebook holding ``source``, through the sandbox (grading.grade_exercise)."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     options = grading.Options(function_timeout=15, memory_mb=1024)
     return grading.grade_exercise(exercise, {}, nbformat.from_dict(notebook), options)
@@ -130,7 +131,7 @@ def graded():
     needs_sandbox()
     sources = {"honest": HONEST, **{name: source for name, (source, _) in CHEATS.items()}}
     with ThreadPoolExecutor(2) as pool:
-        done = {name: pool.submit(_graded, LAPLACE, source) for name, source in sources.items()}
+        done = {name: pool.submit(graded_in_sandbox, LAPLACE, source) for name, source in sources.items()}
         return {name: future.result() for name, future in done.items()}
 
 
@@ -174,10 +175,10 @@ def test_a_table_of_chapter_05s_fixed_cases_gets_no_point():
     needs_sandbox()
     exercise = MANIFEST["chapters"]["05_accuracy_census_names"]["exercises"][2]
     assert exercise["answer"] == "my_accuracy_bound"
-    result = _graded(exercise, TABLE)
+    result = graded_in_sandbox(exercise, TABLE)
     assert (result["points"], result["correct"]) == (0, False), result
     assert "a case drawn for this grading" in result["message"], result["message"]
-    right = _graded(exercise, "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n"
-                              "    return np.log(k / beta) * sensitivity / epsilon\n")
+    right = graded_in_sandbox(exercise, "def my_accuracy_bound(k, beta, sensitivity, epsilon):\n"
+                                        "    return np.log(k / beta) * sensitivity / epsilon\n")
     assert (right["points"], right["correct"]) == (2, True), right
     assert "all 10 hidden cases pass" in right["message"]

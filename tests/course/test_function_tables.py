@@ -10,12 +10,11 @@ grading path (:func:`dpteach.course.grading.grade_exercise`, the function in a b
 
 import sys
 
-import nbformat
 import numpy as np
 import pytest
 from helpers import needs_sandbox
+from test_function_cheats import graded_in_sandbox as _graded
 
-from dpteach.course import grading
 from dpteach.exercises import counting, laplace, sensitivity
 from dpteach.exercises._functions import DRAWN, FRESH_CASES
 
@@ -69,12 +68,6 @@ CHAPTERS = {
     "01 enumeration": (_exercise("my_l1_sensitivity", "check_my_l1_sensitivity"), 7, SENSITIVITY_TABLE,
                        [ENUMERATION, OWN_DATABASES]),
 }
-
-
-def _graded(exercise, source):
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
-    options = grading.Options(function_timeout=15, memory_mb=1024)
-    return grading.grade_exercise(exercise, {}, nbformat.from_dict(notebook), options)
 
 
 @pytest.fixture(scope="module")
