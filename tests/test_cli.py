@@ -220,7 +220,7 @@ def test_grade_grades_the_submissions_with_its_limits(tmp_path, monkeypatch, cap
             "--function-timeout", "4", "--chapter", "5", "--figures", "--out", str(tmp_path), "--overrides", "o.csv"]
     assert _run(argv, capsys)[0] == 0
     (args, kwargs), = graded
-    assert args[0] == [Path("a/"), Path("b.ipynb")] and args[1] == {"chapters": {"05_accuracy": {}}}
+    assert [place.path for place in args[0]] == ["a", "b.ipynb"] and args[1] == {"chapters": {"05_accuracy": {}}}
     options = args[2]
     assert (options.timeout, options.cell_timeout, options.memory_mb, options.function_timeout, options.figures,
             options.isolation) == (30, 5, 512, 4, True, "bubblewrap")

@@ -18,6 +18,7 @@ import pytest
 from helpers import ROOT
 
 from dpteach.course import edition, leaks
+from dpteach.course.model import plain
 from dpteach.exercises import EXERCISES
 from dpteach.exercises.variants import variant
 from dpteach.publish import editions, going_further
@@ -56,7 +57,7 @@ def core_handout(nb, stem: str):
         avoid = avoided[exercise.checker]
         entries.append({"name": exercise.name, "number": exercise.number, "checker": exercise.checker,
                         "kind": spec.kind, "parts": parts, "points": sum(p["points"] for p in parts),
-                        "params": edition.plain(variant(KEY, "", stem, exercise.checker, avoid))})
+                        "params": plain(variant(KEY, "", stem, exercise.checker, avoid))})
     numbers = {e["checker"]: e["params"] for e in entries}
     return edition.course_edition(nb, stem, numbers, {}, entries, core_only=True), entries
 

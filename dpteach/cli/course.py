@@ -138,10 +138,11 @@ def _grade(args, parser):
                       isolation="none" if args.unsafe else "bubblewrap", pattern=args.pattern)
     started = time.monotonic()
     try:
-        records = grading.grade_all(paths, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
-                                    roots=args.submissions, assignment=assignment,
-                                    progress=lambda r: print(printable(f"  {r['id'] or r['file']}: {r['total']}/"
-                                                                       f"{r['possible']} {r['status']}"), flush=True))
+        places = grading.identify_all(paths, manifest, options.pattern, roots=args.submissions)
+        records = grading.grade_all(places, manifest, options, jobs=args.jobs, watch_package=not args.unwatched,
+                                    assignment=assignment,
+                                    progress=lambda r: print(printable(f"  {r.id or r.file}: {r.total}/{r.possible} {r.status}"),
+                                                            flush=True))
     except sandbox.SandboxUnavailable as error:
         print(f"not graded: {error}", file=sys.stderr)
         return 3

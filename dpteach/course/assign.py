@@ -45,6 +45,7 @@ from ..exercises.variants import email_key, tag, variant
 from ..publish import editions
 from ..publish.paths import Project
 from . import edition, gradescope, leaks
+from .model import plain
 from .roster import Student
 
 
@@ -235,7 +236,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
             if avoid:
                 entry["avoid"] = list(avoid)
             if roster is None and not public:
-                entry["params"] = edition.plain(variant(key, "", path.stem, exercise.checker, avoid))
+                entry["params"] = plain(variant(key, "", path.stem, exercise.checker, avoid))
             entries.append(entry)
         manifest["chapters"][path.stem] = {"notebook": path.name, "title": f"Homework {path.stem[:2]}: {_heading(nb)}",
                                            "exercises": entries}
@@ -243,7 +244,7 @@ def build_course(project: Project, out: Path | None = None, seed: str | int | No
         manifest["students"] = {}
         for student in roster:
             drawn_by, who = (salt, email_key(student.email)) if public else (key, student.id)
-            numbers = {stem: {e["name"]: edition.plain(variant(drawn_by, who, stem, e["checker"], e.get("avoid", ())))
+            numbers = {stem: {e["name"]: plain(variant(drawn_by, who, stem, e["checker"], e.get("avoid", ())))
                               for e in entry["exercises"]} for stem, entry in manifest["chapters"].items()}
             manifest["students"][student.id] = {**student.as_dict(), "tag": tag(key, student.id), "params": numbers}
 

@@ -11,9 +11,7 @@ precision and how to hand it in. Code the chapters show that would answer a func
 
 from __future__ import annotations
 
-import ast
 import copy
-import json
 import re
 from pathlib import Path
 
@@ -60,11 +58,6 @@ def has_exercises(nb) -> bool:
     return any(cell["cell_type"] == "markdown" and _EXERCISES_SECTION.search(editions.source(cell)) for cell in nb["cells"])
 
 
-def plain(value):
-    """A parameter as JSON keeps it (a tuple becomes a list): how the course file and a notebook's line compare."""
-    return json.loads(json.dumps(value))
-
-
 def _literal(value) -> str:
     if isinstance(value, float):
         return repr(float(value))
@@ -78,33 +71,6 @@ def homework_line(stem: str, numbers: dict[str, dict]) -> str:
     entries = [f"    {name!r}: {{{', '.join(f'{k!r}: {_literal(v)}' for k, v in params.items())}}},"
                for name, params in numbers.items() if params]
     return "\n".join([f"dp.exercises.homework({stem!r}, {{   {KEEP}", *entries, "})"])
-
-
-def _homework_call(notebook: dict) -> ast.Call | None:
-    """The ``dp.exercises.homework(...)`` call of the first code cell that has one (None: none, or not Python)."""
-    for cell in notebook.get("cells", []):
-        text = editions.source(cell) if cell.get("cell_type") == "code" else ""
-        if "dp.exercises.homework(" not in text:
-            continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            return None
-        return next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                     and ast.unparse(node.func) == "dp.exercises.homework"), None)
-    return None
-
-
-def read_homework_line(notebook: dict) -> dict | None:
-    """The numbers a submitted notebook's homework line registers (checker → parameters, as plain data);
-    None when no code cell has the line, or it is not plain literals."""
-    call = _homework_call(notebook)
-    if call is None or len(call.args) != 2 or call.keywords:
-        return None
-    try:
-        return plain(ast.literal_eval(call.args[1]))
-    except (ValueError, TypeError, SyntaxError):
-        return None
 
 
 def describe_params(params: dict) -> str:
@@ -163,15 +129,6 @@ def public_line(stem: str, salt: str, checkers: list[str], avoid: dict[str, list
     return "\n".join(["# Your homework's numbers are drawn from your course email: write it between the quotes, "
                       "then run this cell.", f"dp.exercises.homework({stem!r}, email=\"\", salt={salt!r},",
                       f"                      exercises=[{names}]{skip})"])
-
-
-def read_homework_email(notebook: dict) -> str | None:
-    """The email a shared notebook's homework line was given (as written), or None when there is no such line."""
-    call = _homework_call(notebook)
-    for keyword in call.keywords if call is not None else []:
-        if keyword.arg == "email" and isinstance(keyword.value, ast.Constant):
-            return str(keyword.value.value)
-    return None
 
 
 def course_edition(nb, stem: str, numbers: dict[str, dict], withheld: dict[str, str], exercises_meta: list[dict],

@@ -25,7 +25,7 @@ import csv
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .exports import safe, title, write_exports
@@ -194,9 +194,11 @@ def _log(path: Path, events: list[list]) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
-def write_results(records: Sequence[dict], manifest: dict, out: str | Path, overrides: dict | None = None) -> Path:
+def write_results(records: Sequence[Record | Mapping], manifest: dict, out: str | Path,
+                  overrides: dict | None = None) -> Path:
     """Merge this run into ``out`` and write everything (see the module's docstring); the gradebook's path.
 
+    ``records`` are :class:`dpteach.course.model.Record` objects (or their JSON, as ``feedback/<id>.json`` stores them).
     ``records`` of status ``unmatched`` (files that match no rule, or no student on the roster) go to
     ``unmatched.csv`` and the report, never into a row. A record replaces its student's stored record of the
     same chapter unless :func:`refusal` says why not; each replacement and refusal is appended to
@@ -204,6 +206,7 @@ def write_results(records: Sequence[dict], manifest: dict, out: str | Path, over
     again from the stored records (with ``overrides``).
     """
     import datetime
+    records = [(r if isinstance(r, Record) else Record.from_json(r)).to_json() for r in records]   # as stored
     out = Path(out)
     feedback = out / "feedback"
     feedback.mkdir(parents=True, exist_ok=True)
@@ -297,19 +300,19 @@ def printable(text) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
-def summary(records: Sequence[dict], seconds: float) -> str:
+def summary(records: Sequence[Record], seconds: float) -> str:
     """A short table for the terminal, every text from a submission :func:`printable`."""
-    width = max([len(r["id"]) for r in records] + [7])
+    width = max([len(r.id) for r in records] + [7])
     lines = [f"{'student':<{width}}  {'chapter':<28} {'points':>7}  status  reason", "-" * (width + 60)]
-    for r in sorted(records, key=lambda r: r["id"]):
-        reason = "; ".join(([r["reason"]] if r["reason"] else []) + list(r.get("flags", [])))
+    for r in sorted(records, key=lambda r: r.id):
+        reason = "; ".join(([r.reason] if r.reason else []) + list(r.flags))
         reason = reason if len(reason) <= 70 else reason[:67] + "..."
-        lines.append(printable(f"{r['id']:<{width}}  {r['chapter'][:28]:<28} {r['total']:>3}/{r['possible']:<3}  "
-                               f"{r['status']:<6}  {reason}"))
-    errors = sum(r["status"] == "error" for r in records)
-    unmatched = sum(r["status"] == "unmatched" for r in records)
-    flagged = sum(bool(r.get("flags")) for r in records)
-    isolations = {r.get("isolation") for r in records if r.get("isolation")}
+        lines.append(printable(f"{r.id:<{width}}  {r.chapter[:28]:<28} {r.total:>3}/{r.possible:<3}  "
+                               f"{r.status:<6}  {reason}"))
+    errors = sum(r.status == "error" for r in records)
+    unmatched = sum(r.status == "unmatched" for r in records)
+    flagged = sum(bool(r.flags) for r in records)
+    isolations = {r.isolation for r in records if r.isolation}
     where = ("each in a bubblewrap sandbox" if isolations == {"bubblewrap"} else
              "WITHOUT A SANDBOX (--unsafe: only for files you trust)" if isolations == {"none"} else
              f"isolation: {', '.join(sorted(isolations)) or 'none ran'}")

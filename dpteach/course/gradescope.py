@@ -33,6 +33,10 @@ import sys
 import time
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import Record
 
 #: Limits inside Gradescope's (768 MB, 10 min and half a CPU by default): a notebook's sandbox and time are
 #: capped below them, so that the container's OOM killer or timeout never strikes before the grader does.
@@ -123,10 +127,10 @@ def _who(metadata: dict, manifest: dict) -> tuple[str | None, list[str], str]:
         who = ids[0]
     flags = []
     if len(emails) > 1:
-        from .identity import expected_numbers
+        from .manifest import homework
         chapter = next(iter(manifest["chapters"]))
-        mine = expected_numbers(manifest, who, chapter)
-        differ = [e for e, sid in zip(emails[1:], ids[1:]) if sid is None or expected_numbers(manifest, sid, chapter) != mine]
+        mine = homework(manifest, chapter, who).numbers
+        differ = [e for e, sid in zip(emails[1:], ids[1:]) if sid is None or homework(manifest, chapter, sid).numbers != mine]
         if differ:
             flags.append(f"a group submission, graded at its first member's numbers ({emails[0]}); "
                          f"{', '.join(differ)} had other numbers")
@@ -174,9 +178,10 @@ def isolation_here() -> tuple[str, str]:
         return "", f"neither bubblewrap nor root is available, so students' code cannot be isolated: {error}"
 
 
-def results(record: dict | None, manifest: dict, why: str = "", flags: list[str] | None = None,
+def results(record: Record | None, manifest: dict, why: str = "", flags: list[str] | None = None,
             started: float | None = None) -> dict:
     """Gradescope's results.json for one graded ``record`` (or, with none, for why nothing was graded)."""
+    record = record.to_json() if record is not None else None
     chapter = next(iter(manifest["chapters"]))
     config = manifest.get("gradescope", {})
     hidden = set(config.get("hidden", []))
@@ -212,6 +217,7 @@ def run(root: Path, isolation: str = "auto") -> dict:
     ``isolation``: ``auto`` (bubblewrap where it starts, else a fresh uid), or one forced."""
     from .grading import Options, grade_submission
     from .manifest import load_manifest
+    from .model import Place
     started = time.monotonic()
     out = root / "results" / "results.json"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -240,7 +246,8 @@ def run(root: Path, isolation: str = "auto") -> dict:
         options = Options(timeout=float(config["timeout"]), memory_mb=int(config["memory_mb"]),
                           cell_timeout=float(config["cell_timeout"]), function_timeout=float(config["function_timeout"]),
                           isolation=chosen)
-        record = grade_submission(path, manifest, options, student=who)
+        place = Place(str(path), who, "the submission's metadata", chapter=next(iter(manifest["chapters"])))
+        record = grade_submission(place, manifest, options, known=True)
     reason = why or missing or ("" if chosen else "the autograder could not isolate your code, so it was not run: "
                                                   "tell your instructor")
     result = results(record, manifest, reason, flags, started)

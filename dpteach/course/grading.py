@@ -8,8 +8,8 @@
     python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides FILE]
 
 The contract. A ``SUBMISSION`` is a notebook or a folder (searched for ``*.ipynb``). Whose a notebook is comes
-only from the entry holding it at the top of the folder named (:func:`dpteach.course.manifest.place`; with a
-roster, :mod:`dpteach.course.identity`), never from a name a student chose inside it; its chapter from its
+only from the entry holding it at the top of the folder named (:func:`dpteach.course.names.identify`, with the
+roster), never from a name a student chose inside it; its chapter from its
 registration, else ``--chapter``, its file's name or the course's only chapter (one registered for another
 chapter is flagged and replaces no stored grade: :func:`dpteach.course.gradebook.refusal`). Its code cells run
 top to bottom in a sandbox of its own (:mod:`dpteach.course.sandbox`; ``--unsafe``: a plain process, recorded as
@@ -33,14 +33,15 @@ from pathlib import Path
 
 from . import sandbox
 from .gradebook import columns, summary, write_results
-from .identity import identify
-from .manifest import chapter_of, checker, find_submissions, forbidden_names, load_manifest, root_of, strays, student_id
-from .model import KINDS, Record
+from .judging import checker, forbidden_names, grade_exercise
+from .manifest import load_manifest
+from .model import KINDS, Place, Record
+from .names import find_submissions, identify, identify_all, strays
 from .running import DEFAULT, Options, Run, execute
-from .submission import grade_exercise, grade_submission
+from .submission import grade_submission
 
-__all__ = ["KINDS", "Options", "Run", "chapter_of", "checker", "columns", "execute", "find_submissions", "fingerprint",
-           "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "load_manifest", "student_id",
+__all__ = ["KINDS", "Options", "Run", "checker", "columns", "execute", "find_submissions", "fingerprint",
+           "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "identify", "identify_all", "load_manifest",
            "summary", "write_results"]
 
 
@@ -73,30 +74,28 @@ def _warm() -> None:
     import dpteach.exercises  # noqa: F401
 
 
-def _task(path: str, manifest: dict, options: Options, baseline: str | None = None, root: str | None = None,
-          assignment: str | None = None) -> dict:
+def _task(place: Place, manifest: dict, options: Options, baseline: str | None = None,
+          assignment: str | None = None) -> Record:
     """One submission in a worker, with the package's fingerprint checked before and after."""
     if baseline is not None and fingerprint() != baseline:
-        return _lost(Path(path), manifest, options, "not graded: dpteach's files changed during this batch (a notebook "
-                                           "rewrote them); reinstall dpteach and grade again", root)
-    record = grade_submission(path, manifest, options, root=root, assignment=assignment)
+        return _lost(place, "not graded: dpteach's files changed during this batch (a notebook rewrote them); "
+                            "reinstall dpteach and grade again")
+    record = grade_submission(place, manifest, options, assignment=assignment)
     if baseline is not None and fingerprint() != baseline:
-        record.update(status="error", total=0, reason="tampering: this notebook changed dpteach's own files; "
-                                                      "reinstall dpteach and grade again")
+        record = record.with_changes(status="error", reason="tampering: this notebook changed dpteach's own files; "
+                                                            "reinstall dpteach and grade again")
     return record
 
 
-def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT, jobs: int | None = None,
-              progress=None, watch_package: bool = True, roots: Sequence[str | Path] | None = None,
-              assignment: str | None = None) -> list[dict]:
-    """Grade every notebook in ``paths`` with ``jobs`` worker processes; one record each, in ``paths``' order.
+def grade_all(places: Sequence[Place], manifest: dict, options: Options = DEFAULT, jobs: int | None = None,
+              progress=None, watch_package: bool = True, assignment: str | None = None) -> list[Record]:
+    """Grade every notebook of ``places`` with ``jobs`` worker processes; one record each, in ``places``' order.
 
-    ``roots`` are the folders the instructor named (``find_submissions``' arguments): whose a notebook is comes
-    from the entry holding it at the top of its folder (:func:`dpteach.course.manifest.place`); a path in none
-    of them is read as a file the instructor named itself. ``assignment`` is the chapter graded (``--chapter``):
-    a notebook registered for another is flagged. Without a sandbox, ``watch_package`` compares dpteach's
-    :func:`fingerprint` before and after each submission (off only where dpteach's files are edited on purpose
-    meanwhile, as in a working copy under development).
+    ``places`` say whose each notebook is, read from its name once (:func:`dpteach.course.names.identify_all`)
+    and passed down. ``assignment`` is the chapter graded (``--chapter``): a notebook registered for another is
+    flagged. Without a sandbox,
+    ``watch_package`` compares dpteach's :func:`fingerprint` before and after each submission (off only where
+    dpteach's files are edited on purpose meanwhile, as in a working copy under development).
     """
     from concurrent.futures import ProcessPoolExecutor, wait
     if options.isolation == "bubblewrap":
@@ -107,14 +106,12 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT,
     if assignment is not None and assignment not in manifest["chapters"]:
         raise ValueError(f"assignment must be one of the course's chapters ({', '.join(manifest['chapters'])}), "
                          f"got {assignment!r}")
-    where = {index: root_of(path, roots) for index, path in enumerate(paths)}
-    records: dict[int, dict] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, max(1, len(paths))), mp_context=_context(),
+    records: dict[int, Record] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, max(1, len(places))), mp_context=_context(),
                              initializer=_warm) as pool:
         baseline = fingerprint() if watch_package and options.isolation == "none" else None
-        futures = {pool.submit(_task, str(path), manifest, options, baseline,
-                               None if where[index] is None else str(where[index]), assignment): index
-                   for index, path in enumerate(paths)}
+        futures = {pool.submit(_task, place, manifest, options, baseline, assignment): number
+                   for number, place in enumerate(places)}
         # Every submission's own limits end it; this is the grader's last guard (a worker lost or stuck).
         guard = options.timeout + 4 * options.function_timeout + 300
         pending = set(futures)
@@ -123,19 +120,17 @@ def grade_all(paths: Sequence[Path], manifest: dict, options: Options = DEFAULT,
             if not done:
                 break
             for future in done:
-                index = futures[future]
+                number = futures[future]
                 try:
-                    records[index] = future.result()
+                    records[number] = future.result()
                 except Exception as error:   # a worker process lost: that submission's row says so
-                    records[index] = _lost(paths[index], manifest, options, f"the grader's worker failed: {error}",
-                                           where[index])
+                    records[number] = _lost(places[number], f"the grader's worker failed: {error}")
                 if progress:
-                    progress(records[index])
+                    progress(records[number])
         for future in pending:
             future.cancel()
-            records[futures[future]] = _lost(paths[futures[future]], manifest, options, "the grader gave up on this file",
-                                             where[futures[future]])
-    return [records[index] for index in range(len(paths))]
+            records[futures[future]] = _lost(places[futures[future]], "the grader gave up on this file")
+    return [records[number] for number in range(len(places))]
 
 
 def _context():
@@ -145,16 +140,16 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _lost(path: Path, manifest: dict, options: Options, reason: str, root: str | Path | None = None) -> dict:
-    sid, on_roster = identify(Path(path), manifest, options.pattern, root=root)
-    return Record(id=sid, file=str(path), status="error" if on_roster else "unmatched", reason=reason).to_json()
+def _lost(place: Place, reason: str) -> Record:
+    """The record of a file the grader could not grade: an error in its student's row, or unmatched."""
+    return Record(id=place.id, file=place.path, status="error" if place.on_roster else "unmatched", reason=reason)
 
 
-def stray_records(roots: Sequence[str | Path]) -> list[dict]:
+def stray_records(roots: Sequence[str | Path]) -> list[Record]:
     """A record of status ``unmatched`` for each entry of the folders named that holds no notebook (listed in
     ``unmatched.csv`` and the report, graded into no row)."""
     return [Record(id="", file=str(path), status="unmatched",
-                   reason="not graded: it holds no notebook (.ipynb); the grader reads only notebooks").to_json()
+                   reason="not graded: it holds no notebook (.ipynb); the grader reads only notebooks")
             for path in strays(roots)]
 
 

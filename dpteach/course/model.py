@@ -11,12 +11,13 @@ JSON in and out) and nbgrader's ``Gradebook`` records (a submission's status apa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from dpteach.exercises import KINDS
 
-__all__ = ["KINDS", "STATUSES", "GradingError", "Record", "whole"]
+__all__ = ["KINDS", "STATUSES", "Exercise", "GradingError", "Assignment", "Place", "Record", "plain", "whole"]
 
 #: A record's status: graded (``ok``), not gradable (``error``: 0 points, its reason says why), no notebook
 #: (``missing``), or a file whose owner the grader could not name (``unmatched``: listed, graded into no row).
@@ -27,11 +28,92 @@ class GradingError(Exception):
     """A submission that cannot be graded: it scores 0, and the message is its reason."""
 
 
+def plain(value):
+    """A value as JSON keeps it (a tuple becomes a list): how the course file and a notebook's line compare."""
+    return json.loads(json.dumps(value))
+
+
 def whole(points: float | Iterable[float]) -> int | float:
     """Points as the gradebook writes them: a sum (or one value) that is a whole number becomes an ``int``
     (``3``, not ``3.0``, in a CSV an LMS imports); any other stays a float (half points)."""
     total = points if isinstance(points, (int, float)) else sum(points)
     return int(total) if float(total).is_integer() else total
+
+
+@dataclass(frozen=True)
+class Place:
+    """A submitted file's name, read once (:func:`dpteach.course.names.identify`): the file's ``path``, its owner's
+    ``id`` ("" when no rule names one), the ``rule`` that named it (or why none did), whether the id is a student
+    on the course's roster (``on_roster``: always, without a roster, when a rule named one), the LMS's ``name``
+    for the student, what the LMS's name says about lateness (``late``, "" when nothing), and the chapter the
+    name holds (``chapter``: else the course's only chapter, else "")."""
+
+    path: str
+    id: str
+    rule: str
+    on_roster: bool = True
+    name: str = ""
+    late: str = ""
+    chapter: str = ""
+
+    @property
+    def unlisted(self) -> str:
+        """Why the file is graded into no row (with a roster, when ``on_roster`` is False)."""
+        return f"{self.id!r} is on no row of the roster" if self.id else f"no rule names whose it is: {self.rule}"
+
+    @property
+    def unmatched(self) -> str:
+        """The reason of its record when it is not graded for that (:attr:`unlisted`)."""
+        if self.id:
+            return (f"not graded: {self.id!r} (from {self.rule}) is on no row of the roster; rename the file after "
+                    "its student's id and grade it again")
+        return f"not graded: no rule names whose it is: {self.rule}"
+
+    def with_changes(self, **changes) -> Place:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of a chapter's homework as one student is asked it: its ``name``, ``kind`` (:data:`KINDS`),
+    the ``answer`` variable or function it is handed in as, its ``checker``'s name, the student's ``params``
+    (their numbers) and its ``parts`` (each ``{"part": what, "points": n}``)."""
+
+    name: str
+    kind: str
+    answer: str
+    checker: str
+    params: Mapping = field(default_factory=dict)
+    parts: tuple[dict, ...] = ()
+
+    @property
+    def points(self) -> int | float:
+        """What the exercise is out of: the sum of its parts' points."""
+        return whole(part["points"] for part in self.parts)
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """A chapter's homework as one student is asked it (:func:`dpteach.course.manifest.homework`): the ``chapter``
+    and its ``exercises``, each at the student's own numbers."""
+
+    chapter: str
+    exercises: tuple[Exercise, ...] = ()
+
+    @property
+    def possible(self) -> int | float:
+        """The points the homework is out of."""
+        return whole(exercise.points for exercise in self.exercises)
+
+    #: with a roster, the numbers every other student's notebook of the chapter registers (id → numbers)
+    classmates: Mapping[str, dict] = field(default_factory=dict)
+
+    @property
+    def numbers(self) -> dict[str, dict]:
+        """The numbers its notebook registers (checker → parameters, as :func:`plain` data; exercises without
+        numbers left out)."""
+        return {exercise.checker: plain(exercise.params) for exercise in self.exercises if exercise.params}
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,9 @@
-"""Reading a submitted notebook without running it: its cells, the function it defines, what that code reaches.
+"""Reading a submitted notebook without running it, once: :func:`read_submission` gives a :class:`Handed`.
 
-Everything here parses the file the student handed in (never their process): a function answer is
-the last top-level ``def`` of its name, found by parsing each cell; its cell is then read for what a
-grade depends on: whether it reaches the interpreter's insides (:func:`out_of_bounds`: such a cell
-is not run at all) and whether it writes the function by hand (:func:`library_route`: numpy and
-math only, no dpteach, no other library's sampler, no copy of dpteach's own code).
+Everything here parses the file the student handed in (never their process), each code cell once: what it
+defines at its top level (a function answer is the last top-level ``def`` of its name, found by parsing each
+cell, never by searching its text), its source as :mod:`ast` reads it, and what the notebook's code does to the
+grading machinery (:func:`tampering`). What a function's cell reaches is :mod:`dpteach.course.reach`'s.
 """
 
 from __future__ import annotations
@@ -12,11 +11,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-import textwrap
-from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from .model import GradingError
+from .model import GradingError, plain
 
 #: Caps checked before a submitted notebook is parsed any further than JSON (its bytes, before even that):
 #: what a file makes the grader parse is bounded, so one notebook cannot cost the machine or the class
@@ -103,36 +101,8 @@ def _parsable(source: str) -> str:
     return "\n".join("# " + line if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
 
 
-def code_cells(notebook: dict) -> list[tuple[int, str]]:
-    """(number, source) of every code cell; numbers count all cells from 1, as a student scrolls them."""
-    return [(number, cell["source"]) for number, cell in enumerate(notebook["cells"], 1) if cell["cell_type"] == "code"]
-
-
-def function_source(notebook: dict, answer: str, before: int | None = None) -> str | None:
-    """The source of the last code cell (numbered below ``before``, if given) whose top level defines
-    ``def <answer>(``, read by parsing each cell (never by searching its text), without its checker
-    calls; None if no cell defines it.
-
-    GradingError if no valid cell defines it but a cell that is not valid Python seems to.
-    """
-    found, broken = None, None
-    for number, source in code_cells(notebook):
-        if before is not None and number >= before:
-            break
-        try:
-            tree = ast.parse(_parsable(source))
-        except SyntaxError as error:
-            if re.search(rf"^\s*def\s+{re.escape(answer)}\s*\(", source, re.M):
-                broken = error
-            continue
-        if any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == answer for node in tree.body):
-            found, broken = source, None
-    if found is None:
-        if broken is not None:
-            raise GradingError(f"the cell defining {answer} is not valid Python: {broken}")
-        return None
-    text = _parsable(found)
-    tree = ast.parse(text)
+def _answer_source(text: str, tree: ast.Module) -> str:
+    """A cell's parsable source without its top-level checker calls (what a function answer runs with)."""
     lines = text.splitlines()
     dropped = set()
     for node in tree.body:
@@ -143,151 +113,110 @@ def function_source(notebook: dict, answer: str, before: int | None = None) -> s
     return "\n".join(line for number, line in enumerate(lines) if number not in dropped).strip("\n") + "\n"
 
 
-#: What a function's cell may not touch at all: the interpreter's insides. A mechanism needs none of it,
-#: and with it a function could look at its caller or rewrite the checker's runner in its own process.
-INTROSPECTION = {"sys", "inspect", "traceback", "gc", "ctypes", "os", "importlib", "builtins", "types", "threading",
-                 "subprocess", "signal", "__import__", "eval", "exec", "compile", "globals", "locals", "vars",
-                 "getattr", "setattr", "delattr", "open", "breakpoint", "__builtins__",
-                 "pickle", "_pickle", "marshal", "copyreg", "shelve", "dill", "cloudpickle", "joblib"}
-#: Attributes a function's cell may not use: frames, the module table, and loading pickled data
-#: (``np.load(..., allow_pickle=True)`` unpickles, and a pickle can name any callable: ``eval``, ``os.system``).
-#: ``exercises`` and ``course``: the checkers and the runner that calls the function (patching the generator
-#: it hands over would make a function look like another in grading only).
-FORBIDDEN_ATTRIBUTES = ("_getframe", "modules", "load", "loads", "fromfile", "exercises", "course")
-#: The only modules a hand-written function's cell may import.
-HAND_MODULES = {"numpy", "math"}
+@dataclass(frozen=True)
+class Cell:
+    """A code cell as handed in: its ``number`` (all cells counted from 1, as a student scrolls them), its
+    ``source``, the functions its top level defines (``defines``), and, for a cell that is not valid Python,
+    the ``error`` and the functions it seems to define (``broken``: a line ``def <name>(``)."""
+
+    number: int
+    source: str
+    defines: frozenset[str] = frozenset()
+    answer: str = ""
+    error: str = ""
+    broken: frozenset[str] = frozenset()
 
 
-def out_of_bounds(source: str) -> str | None:
-    """Why the cell reaches the interpreter's insides (a name of :data:`INTROSPECTION`, any dunder
-    attribute, a frame's attributes, an attribute of :data:`FORBIDDEN_ATTRIBUTES`, ``allow_pickle``), or None.
-    In the sandbox, :func:`dpteach.course.inside.guard` refuses the same routes when taken another way.
-    Such a cell is not run: its function gets no point."""
-    tree = ast.parse(_parsable(source))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in INTROSPECTION:
-            return f"it uses `{node.id}`"
-        if isinstance(node, ast.Attribute) and (node.attr.startswith("__") or node.attr.startswith(("f_", "tb_", "gi_"))
-                                                or node.attr in FORBIDDEN_ATTRIBUTES):
-            return f"it uses `.{node.attr}`"
-        if isinstance(node, ast.keyword) and node.arg == "allow_pickle":
-            return "it passes `allow_pickle`"
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                module = (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
-                root = module.split(".")[0]
-                parts = set(module.split(".")) | {alias.name}
-                if root in INTROSPECTION or alias.name in INTROSPECTION or parts & {"exercises", "course"}:
-                    return f"it imports `{module if isinstance(node, ast.Import) else module + '.' + alias.name}`"
-    return None
+@dataclass(frozen=True)
+class Handed:
+    """A submitted notebook, read once: the ``notebook`` (nbformat v4), the chapter it registers (``registered``,
+    as written: "" when none), whom its metadata says it was made for (``made_for``), its code ``cells``, what
+    its code does to the grading machinery (``tampering``: for the reason, never for a verdict), and what its
+    homework line says (``numbers``, ``email``)."""
+
+    notebook: dict
+    registered: str = ""
+    made_for: str = ""
+    cells: tuple[Cell, ...] = ()
+    tampering: tuple[str, ...] = ()
+    #: what its homework line says (:func:`homework_line`): the numbers it registers, the email it was given
+    numbers: dict | None = None
+    email: str | None = None
+
+    def function_source(self, answer: str, before: int | None = None) -> str | None:
+        """The source of the last code cell (numbered below ``before``, if given) whose top level defines ``def
+        <answer>(``, without its checker calls; None if no cell defines it. GradingError if no valid cell
+        defines it but a cell that is not valid Python seems to."""
+        found, broken = None, None
+        for cell in self.cells:
+            if before is not None and cell.number >= before:
+                break
+            if answer in cell.broken:
+                broken = cell.error
+            elif answer in cell.defines:
+                found, broken = cell.answer, None
+        if found is None and broken is not None:
+            raise GradingError(f"the cell defining {answer} is not valid Python: {broken}")
+        return found
 
 
-def allowed_helpers(prompt: str) -> tuple[str, ...]:
-    """The dpteach functions an exercise's prompt allows by name ("You may use `dp.all_databases`")."""
-    found = re.search(r"[Yy]ou may use ((?:`dp\.\w+`(?:,\s*|\s+and\s+|\s+or\s+)?)+)", prompt)
-    return tuple(re.findall(r"`dp\.(\w+)`", found.group(1))) if found else ()
+def _cell(number: int, source: str) -> Cell:
+    text = _parsable(source)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        seemed = frozenset(re.findall(r"^\s*def\s+(\w+)\s*\(", source, re.M))
+        return Cell(number, source, error=str(error), broken=seemed)
+    defines = frozenset(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return Cell(number, source, defines, _answer_source(text, tree) if defines else "")
 
 
-def library_route(source: str, forbidden: Sequence[str], originals: dict[str, str] | None = None,
-                  allowed: Sequence[str] = ()) -> str | None:
-    """Why the cell does not write the function by hand, or None: it reaches a forbidden dpteach name
-    (:func:`reaches_forbidden`), uses dpteach otherwise than as ``dp.<name>`` of a helper the exercise
-    allows (``allowed``, from its prompt: :func:`allowed_helpers`), imports anything but numpy and math
-    (scipy's Laplace, say), or holds a copy of a forbidden function's own source (``originals``: name →
-    source), whatever its names."""
-    reached = reaches_forbidden(source, forbidden)
-    if reached:
-        return f"your cell reaches dp.{reached}"
-    tree = ast.parse(_parsable(source))
-    helpers = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)
-               and isinstance(node.value, ast.Name) and node.value.id == "dp" and node.attr in allowed}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in ("dp", "dpteach") and id(node) not in helpers:
-            return f"your cell uses `{node.id}`" + (f" beyond {', '.join(f'dp.{a}' for a in allowed)}" if allowed else "")
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "dpteach" in node.value:
-            return "your cell names dpteach in a string"
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                module = (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
-                if module.split(".")[0] not in HAND_MODULES:
-                    return f"your cell imports `{module}`"
-    mine = {_shape(node) for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    for name, text in (originals or {}).items():
-        try:
-            theirs = [_shape(n) for n in ast.parse(textwrap.dedent(text)).body if isinstance(n, ast.FunctionDef)]
-        except SyntaxError:
+def read_submission(path: str | Path) -> Handed:
+    """The notebook at ``path`` read and parsed once (:func:`read_notebook`'s refusals apply)."""
+    return parse_notebook(read_notebook(Path(path)))
+
+
+def parse_notebook(notebook: dict) -> Handed:
+    """A notebook (nbformat v4) parsed once: its registration, its code cells, what its code tampers with."""
+    meta = notebook.get("metadata", {}).get("dpteach", {})
+    meta = meta if isinstance(meta, dict) else {}
+    registered, made_for = meta.get("chapter"), meta.get("student")
+    cells = tuple(_cell(number, cell["source"]) for number, cell in enumerate(notebook["cells"], 1)
+                  if cell["cell_type"] == "code")
+    numbers, email = homework_line(notebook)
+    return Handed(notebook, registered if isinstance(registered, str) else "",
+                  made_for if isinstance(made_for, str) else "", cells, tuple(tampering(notebook)), numbers, email)
+
+
+def _homework_call(notebook: dict) -> ast.Call | None:
+    """The ``dp.exercises.homework(...)`` call of the first code cell that has one (None: none, or not Python)."""
+    for cell in notebook.get("cells", []):
+        source = cell.get("source", "") if cell.get("cell_type") == "code" else ""
+        text = "".join(source) if isinstance(source, list) else source
+        if "dp.exercises.homework(" not in text:
             continue
-        if mine & set(theirs):
-            return f"your cell holds a copy of dp.{name}'s own code"
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return None
+        return next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     and ast.unparse(node.func) == "dp.exercises.homework"), None)
     return None
 
 
-def _shape(function: ast.FunctionDef) -> str:
-    """A function's body as a tree, its docstring and its own names left out (a copy renamed is the same)."""
-    body = function.body[1:] if function.body and isinstance(function.body[0], ast.Expr) and \
-        isinstance(function.body[0].value, ast.Constant) and isinstance(function.body[0].value.value, str) else function.body
-    names = {a.arg: f"_{i}" for i, a in enumerate(function.args.posonlyargs + function.args.args + function.args.kwonlyargs)}
-    module = ast.Module(body=[ast.parse(ast.unparse(statement)).body[0] for statement in body], type_ignores=[])
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name):
-            node.id = names.get(node.id, node.id)
-    return ast.dump(module, annotate_fields=False)
-
-
-def reaches_forbidden(source: str, forbidden: Sequence[str]) -> str | None:
-    """The forbidden dpteach name that a function's cell reaches, read from its source (never run), or None.
-
-    Compiled, then every code object is read: an attribute, an import or an import alias of a forbidden
-    name, a global of that name that the cell does not define itself, a string equal to it
-    (``getattr(dp, "laplace_mechanism")``), or ``from dpteach... import *``.
-    """
-    import dis
-    import types
-    if not forbidden:
-        return None
-    code = compile(_parsable(source), "<answer cell>", "exec")
-    tree = ast.parse(_parsable(source))
-    own = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            own.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and not _mentions(node.value, forbidden):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            own.update(t.id for t in targets if isinstance(t, ast.Name))
-    codes = [code]
-    if _imports_dpteach(tree):      # `from dpteach… import *` (an opcode before 3.12, an intrinsic call after)
-        return forbidden[0]
-    while codes:
-        current = codes.pop()
-        # before Python 3.11 a def stores its function's name as a string constant beside its code:
-        # the name of a function the student defines is not a string reaching a forbidden function
-        defined = {const.co_name for const in current.co_consts if isinstance(const, types.CodeType)}
-        for const in current.co_consts:
-            if isinstance(const, types.CodeType):
-                codes.append(const)
-            elif isinstance(const, str) and const in forbidden and const not in defined:
-                return const
-        for instruction in dis.get_instructions(current):
-            name = instruction.argval
-            if not isinstance(name, str):
-                continue
-            base = name.rsplit(".", 1)[-1]
-            if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "IMPORT_NAME", "STORE_ATTR") \
-                    and base in forbidden:
-                return base
-            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and name in forbidden and name not in own:
-                return name
-    return None
-
-
-def _mentions(node: ast.AST, forbidden: Sequence[str]) -> bool:
-    return any((isinstance(n, ast.Name) and n.id in forbidden) or (isinstance(n, ast.Attribute) and n.attr in forbidden)
-               for n in ast.walk(node))
-
-
-def _imports_dpteach(tree: ast.AST) -> bool:
-    return any(isinstance(n, ast.ImportFrom) and (n.module or "").startswith("dpteach") and
-               any(alias.name == "*" for alias in n.names) for n in ast.walk(tree))
+def homework_line(notebook: dict) -> tuple[dict | None, str | None]:
+    """What a submitted notebook's homework line says: (the numbers it registers, checker → parameters, as
+    :func:`plain` data; the email a shared notebook's line was given, as written). Each None when no code cell
+    has such a line (the numbers also when they are not plain literals)."""
+    call = _homework_call(notebook)
+    email = next((str(keyword.value.value) for keyword in (call.keywords if call is not None else [])
+                  if keyword.arg == "email" and isinstance(keyword.value, ast.Constant)), None)
+    if call is None or len(call.args) != 2 or call.keywords:
+        return None, email
+    try:
+        return plain(ast.literal_eval(call.args[1])), email
+    except (ValueError, TypeError, SyntaxError):
+        return None, email
 
 
 def tampering(notebook: dict) -> list[str]:

@@ -12,7 +12,6 @@ from typing import Any
 from . import sandbox
 from .inside import READY
 from .model import GradingError
-from .reading import code_cells
 
 
 @dataclass(frozen=True)
@@ -81,12 +80,13 @@ class Run:
     isolation: str
 
 
-def execute(notebook: dict, names: Sequence[str], options: Options) -> Run:
-    """Run the notebook's code cells in a sandbox, one by one, each within ``options.cell_timeout``.
+def execute(cells: Sequence[tuple[int, str]], names: Sequence[str], options: Options) -> Run:
+    """Run a notebook's code ``cells`` (each ``(number, source)``, as :class:`dpteach.course.reading.Cell` keeps
+    them) in a sandbox, one by one, each within ``options.cell_timeout``; read back the answers ``names``.
 
     A run that ran out of time is run again alone (no other sandbox of the grader's beside it,
     :func:`dpteach.course.sandbox.turn`) before it is failed: a classmate's load never costs it a point."""
-    cells = code_cells(notebook)
+    cells = list(cells)
     job = {"kind": "notebook", "cells": [source for _, source in cells], "names": list(names),
            "figures": options.figures}
     limits = sandbox.Limits(wall_seconds=STARTUP_SECONDS + options.timeout, cpu_seconds=STARTUP_SECONDS + options.timeout,

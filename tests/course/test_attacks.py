@@ -27,6 +27,8 @@ from helpers import needs_sandbox
 from submissions import MANIFEST, OPTIONS, RIGHT, submission
 
 from dpteach.course import grading, sandbox
+from dpteach.course.manifest import exercise
+from dpteach.course.reading import parse_notebook
 from dpteach.course.running import STARTUP_SECONDS
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the grading sandbox is Linux's bubblewrap")
@@ -207,7 +209,7 @@ def attacked(tmp_path_factory):
     witness = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", SECRET_CMDLINE])
     os.environ["DPTEACH_GRADER_TOKEN"] = SECRET_ENV
     try:
-        records = grading.grade_all(submitted, MANIFEST, OPTIONS, jobs=2)
+        records = [r.to_json() for r in grading.grade_all(grading.identify_all(submitted, MANIFEST), MANIFEST, OPTIONS, jobs=2)]
     finally:
         del os.environ["DPTEACH_GRADER_TOKEN"]
         witness.kill()
@@ -335,7 +337,7 @@ def _graded_function(source, later=()):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]
                                         + [nbformat.v4.new_code_cell(cell) for cell in later])
     options = grading.Options(function_timeout=15, memory_mb=1024)
-    return grading.grade_exercise(LAPLACE, {}, nbformat.from_dict(notebook), options)
+    return grading.grade_exercise(exercise(LAPLACE), {}, parse_notebook(nbformat.from_dict(notebook)), options)
 
 
 @pytest.fixture(scope="module")

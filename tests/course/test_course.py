@@ -15,6 +15,7 @@ import pytest
 from helpers import ROOT
 
 from dpteach.course import assign, edition
+from dpteach.course.reading import homework_line
 from dpteach.exercises import EXERCISES
 from dpteach.publish import editions
 from dpteach.publish.paths import Project
@@ -124,7 +125,7 @@ def test_the_students_notebooks_ask_the_courses_numbers_and_hold_no_solution(bui
                      and f"dp.exercises.{item['checker']}(" in c.source]
             assert len(calls) == 1 and f"dp.exercises.{item['checker']}({item['answer']})" in calls[0], calls
         # the numbers are registered once, in the first code cell, so that each check judges at them
-        registered = edition.read_homework_line(nb)
+        registered, _ = homework_line(nb)
         wanted = {item["checker"]: item["params"] for item in manifest["chapters"].get(path.stem, {"exercises": []})
                   ["exercises"] if item["params"]}
         assert registered == (wanted or None), path.stem

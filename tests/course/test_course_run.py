@@ -21,7 +21,8 @@ from helpers import ROOT, needs_sandbox
 from submissions import fill_cells, roster_answers
 
 from dpteach import cli
-from dpteach.course import assign, edition, grading
+from dpteach.course import assign, grading
+from dpteach.course.reading import homework_line
 from dpteach.course.roster import read_roster
 from dpteach.exercises import EXERCISES
 from dpteach.publish.paths import Project
@@ -85,7 +86,8 @@ def run(tmp_path_factory):
     }
     _fill(own["5009"], subs / "5009.ipynb", roster_answers(manifest, "5009", "wrong"))
     misnamed = _fill(own["5005"], subs / "homework5_final.ipynb", roster_answers(manifest, "5005"))
-    records = grading.grade_all(grading.find_submissions([subs]), manifest, OPTIONS, jobs=2)
+    records = [r.to_json() for r in grading.grade_all(grading.identify_all(grading.find_submissions([subs]), manifest,
+                                                                          roots=[subs]), manifest, OPTIONS, jobs=2)]
     (course / "instructor" / "overrides.csv").write_text(
         "id,chapter,exercise,points,reason\n5001,05,2,1,regraded: the question was ambiguous\n", encoding="utf-8")
     overrides = grading.load_overrides(None, course / "instructor" / "course.json", manifest)
@@ -249,7 +251,7 @@ def test_each_student_was_handed_their_own_numbers_and_no_key(run):
         nb = nbformat.read(course / "students" / "by-student" / sid / f"{CHAPTER}.ipynb", as_version=4)
         assert nb.metadata["dpteach"] == {"chapter": CHAPTER, "edition": "course", "student": sid,
                                           "variant": person["tag"]}
-        registered = edition.read_homework_line(nb)
+        registered, _ = homework_line(nb)
         assert registered == {e["checker"]: person["params"][CHAPTER][e["name"]]
                               for e in manifest["chapters"][CHAPTER]["exercises"] if e["kind"] != "function"}
         seen.add(json.dumps(registered, sort_keys=True))

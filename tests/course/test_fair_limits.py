@@ -18,6 +18,7 @@ from helpers import needs_sandbox
 from submissions import MANIFEST, OPTIONS, RIGHT, submission
 
 from dpteach.course import grading, running, sandbox
+from dpteach.course.reading import parse_notebook
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the grading sandbox is Linux's bubblewrap")
 
@@ -34,6 +35,10 @@ MEASURE = ["import os, resource, subprocess, sys\n"
            # 3 GB written into /dev/shm, 32 MB at a time
            "written = 0\ntry:\n    for i in range(96):\n        with open(f'/dev/shm/hog{i}', 'wb') as f:\n"
            "            f.write(b'x' * 2**25)\n        written += 32\nexcept OSError:\n    pass\n"]
+def _cells(notebook) -> list[tuple[int, str]]:
+    return [(cell.number, cell.source) for cell in parse_notebook(notebook).cells]
+
+
 NAMES = ["shm_mb", "as_mb", "nproc", "held", "started", "written"]
 
 
@@ -41,7 +46,7 @@ NAMES = ["shm_mb", "as_mb", "nproc", "held", "started", "written"]
 def test_a_sandboxs_memory_as_a_whole_stays_within_the_stated_limit(memory_mb):
     needs_sandbox()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in MEASURE])
-    run = running.execute(notebook, NAMES, grading.Options(timeout=60, cell_timeout=30, memory_mb=memory_mb))
+    run = running.execute(_cells(notebook), NAMES, grading.Options(timeout=60, cell_timeout=30, memory_mb=memory_mb))
     got = run.answers
     assert got["nproc"] * got["as_mb"] <= memory_mb, got
     assert got["started"] <= got["nproc"] - 1 and 1536 * got["held"] < memory_mb, got
@@ -57,7 +62,7 @@ def test_a_run_that_times_out_runs_again_alone_before_it_fails(monkeypatch):
     monkeypatch.setattr(sandbox, "run", fake)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
     with pytest.raises(running.GradingError, match="stopped there, also when run again alone"):
-        running.execute(notebook, [], OPTIONS)
+        running.execute(_cells(notebook), [], OPTIONS)
     assert calls == [False, True]
     from dpteach.course.functions import SandboxedFunction
     calls.clear()
@@ -128,7 +133,7 @@ def test_a_right_notebook_keeps_its_points_beside_a_starving_one_and_a_memory_ho
     options = grading.Options(timeout=20, memory_mb=1024, function_timeout=5, cell_timeout=8)
     for name, cells in (("starving", [STARVER]), ("hog", [HOG])):
         paths = [submission(tmp_path, name, RIGHT, extra=cells), submission(tmp_path, f"right_{name}", RIGHT, extra=[BUSY])]
-        records = {r["id"]: r for r in grading.grade_all(paths, MANIFEST, options, jobs=2)}
+        records = {r.id: r.to_json() for r in grading.grade_all(grading.identify_all(paths, MANIFEST), MANIFEST, options, jobs=2)}
         right = records[f"right_{name}"]
         assert (right["status"], right["total"], right["reason"]) == ("ok", 4, ""), right
 
@@ -149,7 +154,7 @@ def test_in_user_isolation_dev_shm_is_watched_and_emptied():
     """Without bubblewrap (Gradescope's container) /dev/shm is the host's: a notebook writing 1 GB into it
     (32 MB at a time) is stopped past the 64 MB limit, and its files are removed when its run ends."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SHM_HOG)])
-    run = running.execute(notebook, ["written"], grading.Options(timeout=30, cell_timeout=20, memory_mb=1024,
+    run = running.execute(_cells(notebook), ["written"], grading.Options(timeout=30, cell_timeout=20, memory_mb=1024,
                                                                  isolation="user"))
     assert "more into /dev/shm than its limit" in run.stopped, run
     assert not list(Path("/dev/shm").glob("dpteach-fair-hog-*"))

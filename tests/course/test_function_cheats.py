@@ -21,6 +21,8 @@ from submissions import MANIFEST
 
 import dpteach as dp
 from dpteach.course import grading
+from dpteach.course.manifest import exercise as as_asked
+from dpteach.course.reading import parse_notebook
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the grading sandbox is Linux's bubblewrap")
 
@@ -122,7 +124,7 @@ def graded_in_sandbox(exercise, source):
     """``exercise`` graded on a one-cell notebook holding ``source``, through the sandbox (grading.grade_exercise)."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     options = grading.Options(function_timeout=15, memory_mb=1024)
-    return grading.grade_exercise(exercise, {}, nbformat.from_dict(notebook), options)
+    return grading.grade_exercise(as_asked(exercise), {}, parse_notebook(nbformat.from_dict(notebook)), options)
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,8 @@ from submissions import ALL_WRONG, CHAPTER, MANIFEST, OPTIONS, PARAMS_1, RIGHT_1
 import dpteach as dp
 import dpteach.exercises as ex
 from dpteach import cli
-from dpteach.course import grading, reading
+from dpteach.course import grading, reach, reading
 from dpteach.course.functions import SandboxedFunction
-from dpteach.course.model import GradingError
 from dpteach.course.plain import decode, encode
 from dpteach.exercises.mechanism import run_mechanism
 
@@ -109,7 +108,8 @@ def graded(tmp_path_factory):
     truncated.write_text(text[: len(text) // 2])
     paths.append(truncated)
     # watch_package=False: in this working copy other work may edit dpteach's files during the batch.
-    records = grading.grade_all(paths, MANIFEST, OPTIONS, jobs=2, watch_package=False)
+    records = [r.to_json() for r in grading.grade_all(grading.identify_all(paths, MANIFEST), MANIFEST, OPTIONS, jobs=2,
+                                                         watch_package=False)]
     gradebook = grading.write_results(records, MANIFEST, folder / "graded")
     return {record["id"]: record for record in records}, gradebook
 
@@ -316,7 +316,7 @@ FORBIDDEN = ("laplace_accuracy_bound", "histogram_noise")
     "def f(k, b, s, e):\n    def helper():\n        return dp.laplace_accuracy_bound\n    return helper()(k, b, s, e)\n",
 ])
 def test_the_strict_check_reads_the_source_for_forbidden_names(source):
-    assert reading.reaches_forbidden(source, FORBIDDEN) in FORBIDDEN
+    assert reach.reaches_forbidden(source, FORBIDDEN) in FORBIDDEN
 
 
 @pytest.mark.parametrize("source", [
@@ -325,7 +325,7 @@ def test_the_strict_check_reads_the_source_for_forbidden_names(source):
     "def histogram_noise(x):\n    return x\n\ndef f(k, b, s, e):\n    return histogram_noise(np.log(k / b) * s / e)\n",
 ])
 def test_the_strict_check_accepts_a_function_of_its_own(source):
-    assert reading.reaches_forbidden(source, FORBIDDEN) is None
+    assert reach.reaches_forbidden(source, FORBIDDEN) is None
 
 
 def test_a_function_answer_is_read_from_its_cell_without_the_checker_call():
@@ -334,21 +334,24 @@ def test_a_function_answer_is_read_from_its_cell_without_the_checker_call():
         nbformat.v4.new_code_cell("%time\nSCALE = 2\n\ndef my_f(x):\n    return SCALE * x\n\n\nverdict = dp.exercises.check_x(my_f)\n"
                                   "dp.exercises.check_x(\n    my_f)"),
         nbformat.v4.new_code_cell("my_f(3)")])
-    source = reading.function_source(notebook, "my_f")
+    handed = reading.parse_notebook(notebook)
+    source = handed.function_source("my_f")
     assert "SCALE * x" in source and "SCALE = 2" in source
     assert "check_x" not in source and "my_f)" not in source and "return 1" not in source
-    assert reading.function_source(notebook, "other") is None
+    assert handed.function_source("other") is None
 
 
 def test_student_ids_and_chapters_follow_the_stated_rule(tmp_path):
-    assert grading.student_id(tmp_path / "ada.ipynb", MANIFEST) == "ada"
-    assert grading.student_id(tmp_path / "bob" / f"{CHAPTER}.ipynb", MANIFEST) == "bob"
-    untagged = nbformat.v4.new_notebook()
-    assert grading.chapter_of(untagged, tmp_path / "ada.ipynb", MANIFEST) == CHAPTER   # the only chapter
+    assert grading.identify(tmp_path / "ada.ipynb", MANIFEST).id == "ada"
+    assert grading.identify(tmp_path / "bob" / f"{CHAPTER}.ipynb", MANIFEST).id == "bob"
+    assert grading.identify(tmp_path / "ada.ipynb", MANIFEST).chapter == CHAPTER   # the only chapter
     two = {"chapters": {CHAPTER: {"notebook": f"{CHAPTER}.ipynb"}, "03_laplace_mechanism": {"notebook": "x.ipynb"}}}
-    assert grading.chapter_of(untagged, tmp_path / "bob" / "03_laplace_mechanism.ipynb", two) == "03_laplace_mechanism"
-    with pytest.raises(GradingError, match="which chapter"):
-        grading.chapter_of(untagged, tmp_path / "ada.ipynb", two)
+    assert grading.identify(tmp_path / "bob" / "03_laplace_mechanism.ipynb", two).chapter == "03_laplace_mechanism"
+    assert grading.identify(tmp_path / "ada.ipynb", two).chapter == ""
+    untagged = tmp_path / "ada.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), untagged)
+    record = grading.grade_submission(grading.identify(untagged, two), two, OPTIONS)
+    assert record.status == "error" and "which chapter" in record.reason
 
 
 @pytest.mark.parametrize("name, expected, late", [
@@ -358,15 +361,14 @@ def test_student_ids_and_chapters_follow_the_stated_rule(tmp_path):
     ("Jane Doe_4711_assignsubmission_file_/05_accuracy_census_names.ipynb", "4711", False),   # Moodle, a folder each
 ])
 def test_an_lms_bulk_download_is_matched_to_its_students(tmp_path, name, expected, late):
-    from dpteach.course.manifest import lateness
-    assert grading.student_id(tmp_path / name, MANIFEST) == expected
-    assert bool(lateness(tmp_path / name)) is late
+    place = grading.identify(tmp_path / name, MANIFEST)
+    assert place.id == expected and bool(place.late) is late
 
 
 def test_a_pattern_names_students_as_nbgraders_zip_collect_does(tmp_path):
     pattern = r"^hw05-(?P<id>[a-z]+)-\d+\.ipynb$"
-    assert grading.student_id(tmp_path / "hw05-ada-2.ipynb", MANIFEST, pattern) == "ada"
-    assert grading.student_id(tmp_path / "ada.ipynb", MANIFEST, pattern) == "ada"           # no match: the file's stem
+    assert grading.identify(tmp_path / "hw05-ada-2.ipynb", MANIFEST, pattern).id == "ada"
+    assert grading.identify(tmp_path / "ada.ipynb", MANIFEST, pattern).id == "ada"           # no match: the file's stem
 
 
 def test_the_manifest_is_checked_before_anything_runs(tmp_path):
@@ -444,7 +446,7 @@ def test_a_bad_pattern_is_refused_before_anything_runs(pattern, words, capsys):
 def test_a_helper_the_exercise_allows_keeps_the_hand_point_and_nothing_else_of_dpteach_does():
     """Chapter 01's function exercise says "You may use `dp.all_databases`": its own solution, which does,
     is written by hand; reaching dpteach any other way is not."""
-    from dpteach.course.reading import allowed_helpers, library_route
+    from dpteach.course.reach import allowed_helpers, library_route
     from dpteach.exercises import EXERCISES
     allowed = allowed_helpers(EXERCISES["check_my_l1_sensitivity"].render())
     assert allowed == ("all_databases",)
@@ -463,7 +465,7 @@ def test_a_def_overwritten_by_the_placeholder_below_it_is_named_by_the_grader(tm
     in the notebook does), instead of grading ``...``."""
     needs_sandbox()
     path = submission(tmp_path, "overwritten", {"my_accuracy_bound": RIGHT_FUNCTION + "\nmy_accuracy_bound = ...\n"})
-    record = grading.grade_submission(path, MANIFEST, OPTIONS)
+    record = grading.grade_submission(grading.identify(path, MANIFEST), MANIFEST, OPTIONS).to_json()
     question = next(q for q in record["questions"] if q["answer"] == "my_accuracy_bound")
     assert question["points"] == 0 and "below it" in question["message"] and "delete that line" in question["message"]
     assert question["message"] == ex._cells.OVERWRITTEN.format(name="my_accuracy_bound")

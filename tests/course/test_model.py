@@ -1,14 +1,12 @@
 """The grading core's record (dpteach.course.model): one shape for every record the grader writes, JSON in and
 out, its total by one rule."""
 
-from pathlib import Path
 
 import pytest
 from submissions import MANIFEST
 
 from dpteach.course import gradebook, grading
 from dpteach.course.model import STATUSES, Record, whole
-from dpteach.course.running import DEFAULT
 
 KEYS = {"id", "file", "chapter", "status", "reason", "questions", "possible", "seconds", "isolation", "cells",
         "flags", "late", "handed_in_as", "total"}
@@ -57,8 +55,8 @@ def test_every_record_the_grader_writes_has_the_same_keys(tmp_path):
     stray = tmp_path / "s9_notes.txt"
     stray.write_text("not a notebook")
     chapter = next(iter(MANIFEST["chapters"]))
-    written = [grading._lost(Path(tmp_path / "s1_03.ipynb"), MANIFEST, DEFAULT, "the grader gave up on this file"),
-               *grading.stray_records([tmp_path]),
+    written = [grading._lost(grading.identify(tmp_path / "s1_03.ipynb", MANIFEST), "the grader gave up on this file").to_json(),
+               *[r.to_json() for r in grading.stray_records([tmp_path])],
                gradebook._missing("s1", chapter, MANIFEST)]
     assert len(written) == 3
     for record in written:

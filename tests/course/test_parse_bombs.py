@@ -31,7 +31,7 @@ sys.path[:0] = {paths!r}
 from submissions import MANIFEST
 from dpteach.course import grading
 options = grading.Options(timeout=15, memory_mb=1024, function_timeout=30, cell_timeout=4)
-record = grading.grade_submission(sys.argv[1], MANIFEST, options)
+record = grading.grade_submission(grading.identify(sys.argv[1], MANIFEST), MANIFEST, options).to_json()
 # the peak of this process's own memory: /proc's VmHWM (getrusage's ru_maxrss keeps, across exec, the peak of the
 # process that forked it: a pytest worker that has grown to 1.4 GB)
 peak = int(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1]) / 1024
@@ -105,7 +105,7 @@ def test_a_symbolic_link_is_never_followed(tmp_path, target):
     first = Path(target).read_bytes()[:40].decode(errors="replace") if Path(target).stat().st_mode & 0o4 or \
         target == tmp_path / "answers.md" else header
     from dpteach.course import grading
-    record = grading.grade_submission(link, MANIFEST, OPTIONS)
+    record = grading.grade_submission(grading.identify(link, MANIFEST), MANIFEST, OPTIONS).to_json()
     assert record["status"] == "error" and "symbolic link" in record["reason"], record
     for piece in (first[:12], first[12:24], "secret", "root:"):
         if piece.strip():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dpteach.course.identity import identify, roster_index
+from dpteach.course.names import identify, roster_index
 from dpteach.course.roster import name_keys, read_roster
 
 CANVAS = """Student,ID,SIS User ID,SIS Login ID,Section,Homework 1 (123)
@@ -72,16 +72,19 @@ def _manifest(tmp_path):
 ])
 def test_a_submission_is_matched_to_the_roster_by_its_file_name_never_by_its_contents(tmp_path, path, expected):
     manifest = _manifest(tmp_path)
-    assert identify(Path(tmp_path / path), manifest) == expected
+    place = identify(Path(tmp_path / path), manifest)
+    assert (place.id, place.on_roster) == expected
 
 
 def test_two_students_with_one_name_are_matched_by_nothing_but_their_ids(tmp_path):
     manifest = _manifest(tmp_path)
     manifest["students"]["999"] = dict(manifest["students"]["123457"], id="999", email="other@uni.edu")
     assert "adalovelace" not in roster_index(manifest)["name"]
-    assert identify(tmp_path / "Ada Lovelace_4242_assignsubmission_file_" / "hw.ipynb", manifest) == ("4242", False)
+    place = identify(tmp_path / "Ada Lovelace_4242_assignsubmission_file_" / "hw.ipynb", manifest)
+    assert (place.id, place.on_roster) == ("4242", False)
 
 
 def test_without_a_roster_the_file_names_the_student():
     manifest = {"chapters": {"05_accuracy_census_names": {"exercises": []}}}
-    assert identify(Path("x/ada.ipynb"), manifest) == ("ada", True)
+    place = identify(Path("x/ada.ipynb"), manifest)
+    assert (place.id, place.on_roster) == ("ada", True)
