@@ -115,8 +115,9 @@ def _grade(args, parser):
         if "id" not in groups:
             parser.error(f"--pattern must have a named group (?P<id>...) for the student (got {args.pattern!r})")
     from dpteach.course import grading, sandbox
-    from dpteach.course.gradebook import printable, summary, write_results
+    from dpteach.course.gradebook import write_results
     from dpteach.course.running import Options
+    from dpteach.course.terminal import printable, summary
 
     try:
         manifest = grading.load_manifest(args.course)

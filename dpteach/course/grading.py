@@ -2,16 +2,22 @@
 
 ::
 
-    python -m dpteach.course grade --course build/course/instructor/course.json SUBMISSION... [--out build/graded]
+    dpteach grade --course build/course/instructor/course.json SUBMISSION... [--out build/graded]
         [--jobs N] [--timeout 120] [--cell-timeout 60] [--memory 2048] [--function-timeout 20] [--pattern REGEX]
         [--chapter NN] [--overrides FILE] [--figures] [--unsafe]
-    python -m dpteach.course gradebook --course ... [--out build/graded] [--overrides FILE]
+    dpteach gradebook --course ... [--out build/graded] [--overrides FILE]
+
+A run's story, one module a step (``dpteach grade``, :func:`dpteach.cli.course`): the course file read and checked
+(:func:`load_manifest`), the submissions found and each file's name read once into a
+:class:`dpteach.course.model.Place` (:func:`find_submissions`, :func:`identify_all`), the instructor's overrides
+checked (:func:`load_overrides`), every submission graded into a :class:`dpteach.course.model.Record`
+(:func:`grade_all`), and the records written (:func:`write_results`, :func:`summary`).
 
 The contract. A ``SUBMISSION`` is a notebook or a folder (searched for ``*.ipynb``). Whose a notebook is comes
 only from the entry holding it at the top of the folder named (:func:`dpteach.course.names.identify`, with the
 roster), never from a name a student chose inside it; its chapter from its
 registration, else ``--chapter``, its file's name or the course's only chapter (one registered for another
-chapter is flagged and replaces no stored grade: :func:`dpteach.course.gradebook.refusal`). Its code cells run
+chapter is flagged and replaces no stored grade: :func:`dpteach.course.store.refusal`). Its code cells run
 top to bottom in a sandbox of its own (:mod:`dpteach.course.sandbox`; ``--unsafe``: a plain process, recorded as
 such), each cell under ``--cell-timeout`` and the whole under ``--timeout``, with ``dp.plots`` and ``dp.widgets``
 as stand-ins that draw nothing unless ``--figures``; the sandbox reports only the answers' values (numbers,
@@ -27,122 +33,23 @@ What an instructor does with it (collecting, the limits, flags, points, override
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import sandbox
-from .gradebook import columns, summary, write_results
+from .batch import fingerprint, grade_all
+from .gradebook import write_results
 from .judging import checker, forbidden_names, grade_exercise
-from .manifest import load_manifest
-from .model import KINDS, Place, Record
+from .manifest import columns, load_manifest
+from .model import KINDS, Record
 from .names import find_submissions, identify, identify_all, strays
+from .overrides import load_overrides
 from .running import DEFAULT, Options, Run, execute
 from .submission import grade_submission
+from .terminal import summary
 
-__all__ = ["KINDS", "Options", "Run", "checker", "columns", "execute", "find_submissions", "fingerprint",
-           "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "identify", "identify_all", "load_manifest",
-           "summary", "write_results"]
-
-
-# -- a class -----------------------------------------------------------------------------------
-
-def fingerprint(root: str | Path | None = None) -> str:
-    """A digest of the dpteach package's files (names, sizes, contents of the .py files).
-
-    In a sandbox the package is mounted read-only; without one (``--unsafe``) a notebook could rewrite
-    dpteach's own files, which every later run imports. Then the digest is compared before and after
-    each submission: a change makes that submission (and every later one) an error, to be graded again
-    after reinstalling.
-    """
-    import hashlib
-    root = Path(root) if root is not None else sandbox.PACKAGE
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if "__pycache__" in path.parts or not path.is_file():
-            continue
-        digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
-        if path.suffix in (".py", ".pth"):
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _warm() -> None:
-    """A worker imports what grading needs, once, before any student code runs anywhere."""
-    import nbformat  # noqa: F401
-
-    import dpteach.exercises  # noqa: F401
-
-
-def _task(place: Place, manifest: dict, options: Options, baseline: str | None = None,
-          assignment: str | None = None) -> Record:
-    """One submission in a worker, with the package's fingerprint checked before and after."""
-    if baseline is not None and fingerprint() != baseline:
-        return _lost(place, "not graded: dpteach's files changed during this batch (a notebook rewrote them); "
-                            "reinstall dpteach and grade again")
-    record = grade_submission(place, manifest, options, assignment=assignment)
-    if baseline is not None and fingerprint() != baseline:
-        record = record.with_changes(status="error", reason="tampering: this notebook changed dpteach's own files; "
-                                                            "reinstall dpteach and grade again")
-    return record
-
-
-def grade_all(places: Sequence[Place], manifest: dict, options: Options = DEFAULT, jobs: int | None = None,
-              progress=None, watch_package: bool = True, assignment: str | None = None) -> list[Record]:
-    """Grade every notebook of ``places`` with ``jobs`` worker processes; one record each, in ``places``' order.
-
-    ``places`` say whose each notebook is, read from its name once (:func:`dpteach.course.names.identify_all`)
-    and passed down. ``assignment`` is the chapter graded (``--chapter``): a notebook registered for another is
-    flagged. Without a sandbox,
-    ``watch_package`` compares dpteach's :func:`fingerprint` before and after each submission (off only where
-    dpteach's files are edited on purpose meanwhile, as in a working copy under development).
-    """
-    from concurrent.futures import ProcessPoolExecutor, wait
-    if options.isolation == "bubblewrap":
-        sandbox.require()       # before any worker: a missing sandbox stops the run, it is never skipped
-    jobs = jobs or os.cpu_count() or 1
-    if jobs < 1:
-        raise ValueError(f"jobs must be ≥ 1 (got {jobs})")
-    if assignment is not None and assignment not in manifest["chapters"]:
-        raise ValueError(f"assignment must be one of the course's chapters ({', '.join(manifest['chapters'])}), "
-                         f"got {assignment!r}")
-    records: dict[int, Record] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, max(1, len(places))), mp_context=_context(),
-                             initializer=_warm) as pool:
-        baseline = fingerprint() if watch_package and options.isolation == "none" else None
-        futures = {pool.submit(_task, place, manifest, options, baseline, assignment): number
-                   for number, place in enumerate(places)}
-        # Every submission's own limits end it; this is the grader's last guard (a worker lost or stuck).
-        guard = options.timeout + 4 * options.function_timeout + 300
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, timeout=guard, return_when="FIRST_COMPLETED")
-            if not done:
-                break
-            for future in done:
-                number = futures[future]
-                try:
-                    records[number] = future.result()
-                except Exception as error:   # a worker process lost: that submission's row says so
-                    records[number] = _lost(places[number], f"the grader's worker failed: {error}")
-                if progress:
-                    progress(records[number])
-        for future in pending:
-            future.cancel()
-            records[futures[future]] = _lost(places[futures[future]], "the grader gave up on this file")
-    return [records[number] for number in range(len(places))]
-
-
-def _context():
-    """Workers forked from the grader (which imported dpteach, untouched by students) where fork exists."""
-    import multiprocessing
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def _lost(place: Place, reason: str) -> Record:
-    """The record of a file the grader could not grade: an error in its student's row, or unmatched."""
-    return Record(id=place.id, file=place.path, status="error" if place.on_roster else "unmatched", reason=reason)
+__all__ = ["DEFAULT", "KINDS", "Options", "Record", "Run", "checker", "columns", "execute", "find_submissions",
+           "fingerprint", "forbidden_names", "grade_all", "grade_exercise", "grade_submission", "identify",
+           "identify_all", "load_manifest", "load_overrides", "stray_records", "summary", "write_results"]
 
 
 def stray_records(roots: Sequence[str | Path]) -> list[Record]:
@@ -151,12 +58,3 @@ def stray_records(roots: Sequence[str | Path]) -> list[Record]:
     return [Record(id="", file=str(path), status="unmatched",
                    reason="not graded: it holds no notebook (.ipynb); the grader reads only notebooks")
             for path in strays(roots)]
-
-
-def load_overrides(path: str | None, course: str | Path, manifest: dict) -> dict:
-    """The instructor's overrides: from ``path``, else ``overrides.csv`` beside the course file if it exists."""
-    from .gradebook import read_overrides
-    default = Path(course).parent / "overrides.csv"
-    if path is None and not default.exists():
-        return {}
-    return read_overrides(path or default, manifest)

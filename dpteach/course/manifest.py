@@ -111,6 +111,17 @@ def exercise(entry: dict, params: dict | None = None) -> Exercise:
                     dict(entry.get("params", {}) if params is None else params), tuple(parts(entry)))
 
 
+def title(manifest: dict, chapter: str) -> str:
+    """The assignment's title in an LMS: the course file's ``title`` for the chapter, else ``Homework NN``."""
+    return manifest["chapters"][chapter].get("title") or f"Homework {chapter[:2]}"
+
+
+def columns(manifest: dict, chapters=None) -> list[str]:
+    """The gradebook's question columns, ``<chapter>:<exercise>``, in the manifest's order (of ``chapters`` only)."""
+    return [f"{chapter}:{exercise['name']}" for chapter, entry in manifest["chapters"].items()
+            if chapters is None or chapter in chapters for exercise in entry.get("exercises", [])]
+
+
 def homework(manifest: dict, chapter: str, student: str | None = None) -> Assignment:
     """``chapter``'s homework as ``student`` is asked it: each exercise at their numbers (:func:`params_for`;
     the course file's own without a student), with its parts (:func:`parts`); with a roster, also the numbers

@@ -152,6 +152,18 @@ class Record:
             return 0
         return whole(question["points"] for question in self.questions)
 
+    def overridden(self, overrides: Mapping[tuple[str, str, str], tuple[float, str]]) -> Record:
+        """The record with an instructor's ``overrides`` (``(id, chapter, exercise) → (points, reason)``, as
+        :func:`dpteach.course.overrides.read_overrides` reads them) applied to its questions: each changed
+        question's ``points`` replaced and its ``override`` the reason ("-" when none)."""
+        mine = {name: change for (sid, chapter, name), change in overrides.items()
+                if sid == self.id and chapter == self.chapter}
+        if not mine or not self.questions:
+            return self
+        return self.with_changes(questions=[
+            dict(q, points=mine[q["exercise"]][0], override=mine[q["exercise"]][1] or "-") if q["exercise"] in mine
+            else q for q in self.questions])
+
     def with_changes(self, **changes) -> Record:
         """A copy with ``changes`` (the record itself never changes)."""
         return replace(self, **changes)

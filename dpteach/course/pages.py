@@ -7,10 +7,9 @@ came from a submission escaped.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
-
-from .exports import title
+from pathlib import Path
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -86,12 +85,13 @@ def _gist(message: str) -> str:
     return re.sub(r"−?-?\d[\d.,·⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*", "…", message).strip()[:200]
 
 
-def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[dict] = (),
-                 changes: Sequence[dict] = ()) -> str:
+def class_report(records: Sequence[dict], manifest: Mapping, unmatched: Sequence[dict] = (),
+                 changes: Sequence[dict] = (), titles: Mapping[str, str] | None = None) -> str:
     """A page for the instructor: per exercise, how many got it right, and the most common named mistakes
     with their counts (what to teach again), with a bar per exercise (inline SVG: no script, no network);
     then the notebooks flagged, those not graded, the files that matched no rule or no student, and every
-    stored grade a run replaced or kept (``changes``: the rows of ``replacements.csv``)."""
+    stored grade a run replaced or kept (``changes``: the rows of ``replacements.csv``). Each chapter is headed by
+    its assignment's title in ``titles`` (else its name)."""
     body = []
     for chapter, entry in manifest["chapters"].items():
         graded = [r for r in records if r.get("chapter") == chapter and r.get("status") != "missing"]
@@ -99,7 +99,7 @@ def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[di
             continue
         readable = [r for r in graded if r.get("questions")]
         missing = sum(r.get("status") == "missing" for r in records if r.get("chapter") == chapter)
-        body.append(f"<h2>{escape(title(manifest, chapter))}: {len(graded)} notebooks, {len(readable)} graded"
+        body.append(f"<h2>{escape((titles or {}).get(chapter, chapter))}: {len(graded)} notebooks, {len(readable)} graded"
                     + (f", {missing} student{'s' * (missing != 1)} handed in nothing" if missing else "") + "</h2>")
         for exercise in entry.get("exercises", []):
             answers = [q for r in readable for q in r["questions"] if q["exercise"] == exercise["name"]]
@@ -143,3 +143,15 @@ def class_report(records: Sequence[dict], manifest: dict, unmatched: Sequence[di
                         f"<td>{escape(c.get('after', ''))} <code>{escape(c.get('after file', ''))}</code></td></tr>"
                         for c in changes) + "</table>")
     return _PAGE.format(title="The class: what was right, what to teach again", body="\n".join(body))
+
+
+def write_pages(out: Path, shown: Mapping[str, list[dict]], students: Sequence[str], names: Mapping[str, str],
+                records: Sequence[dict], manifest: Mapping, unmatched: Sequence[dict], changes: Sequence[dict],
+                titles: Mapping[str, str]) -> None:
+    """``out/feedback/<id>.html`` for each of ``students`` (their records in ``shown``, headed by their ``names``),
+    and ``out/report.html``, the class report of ``records``."""
+    from .store import file_name
+    for student in students:
+        (out / "feedback" / f"{file_name(student)}.html").write_text(
+            feedback_page(student, shown[student], names.get(student, ""), titles), encoding="utf-8")
+    (out / "report.html").write_text(class_report(records, manifest, unmatched, changes, titles), encoding="utf-8")

@@ -50,7 +50,7 @@ def graded(tmp_path_factory):
                     cell.source = answer + "\n" + call
         nbformat.write(nb, subs / f"{sid}.ipynb")
     shutil.copy(subs / "ada.ipynb", subs / "copied_by_nobody.ipynb")
-    records = grading.grade_all(sorted(subs.glob("*.ipynb")), manifest,
+    records = grading.grade_all(grading.identify_all(sorted(subs.glob("*.ipynb")), manifest), manifest,
                                 grading.Options(timeout=30, function_timeout=5, cell_timeout=10), jobs=2)
     grading.write_results(records, manifest, top / "graded")
     return top / "graded"

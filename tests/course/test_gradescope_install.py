@@ -89,9 +89,10 @@ def test_run_autograder_and_make_grade_give_the_same_points_part_by_part(install
         notebooks[sid] = _notebook(course, sid, answers)
         import nbformat
         nbformat.write(notebooks[sid], collected / f"{sid}.ipynb")
-    records = grading.grade_all(sorted(collected.glob("*.ipynb")), grading.load_manifest(
-        installed["out"] / "instructor" / "course.json"), grading.Options(timeout=60, function_timeout=20), jobs=2)
-    by_make = {r["id"]: [p["earned"] for q in r["questions"] for p in q["parts"]] for r in records}
+    loaded = grading.load_manifest(installed["out"] / "instructor" / "course.json")
+    records = grading.grade_all(grading.identify_all(sorted(collected.glob("*.ipynb")), loaded), loaded,
+                                grading.Options(timeout=60, function_timeout=20), jobs=2)
+    by_make = {r.id: [p["earned"] for q in r.questions for p in q["parts"]] for r in records}
     trees = {sid: _tree(course, tmp_path, sid, {f"{CHAPTER}.ipynb": nb}, [manifest["students"][sid]["email"]])
              for sid, nb in notebooks.items()}
     with ThreadPoolExecutor(2) as pool:

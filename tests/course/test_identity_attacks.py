@@ -246,7 +246,7 @@ def test_the_roster_reads_a_quote_inside_quotes_and_refuses_what_does_not_parse(
     ({"chapter": ""}, {"late": True}, False),                       # an unreadable record gives way to anything
 ])
 def test_what_may_replace_a_stored_grade(old, new, kept):
-    from dpteach.course.gradebook import refusal
+    from dpteach.course.store import refusal
     base = {"id": "1001", "chapter": CH04, "late": False, "flags": [], "handed_in_as": ""}
     assert bool(refusal(dict(base, **old), dict(base, **new))) is kept
 

@@ -5,7 +5,7 @@ out, its total by one rule."""
 import pytest
 from submissions import MANIFEST
 
-from dpteach.course import gradebook, grading
+from dpteach.course import batch, grading
 from dpteach.course.model import STATUSES, Record, whole
 
 KEYS = {"id", "file", "chapter", "status", "reason", "questions", "possible", "seconds", "isolation", "cells",
@@ -55,9 +55,9 @@ def test_every_record_the_grader_writes_has_the_same_keys(tmp_path):
     stray = tmp_path / "s9_notes.txt"
     stray.write_text("not a notebook")
     chapter = next(iter(MANIFEST["chapters"]))
-    written = [grading._lost(grading.identify(tmp_path / "s1_03.ipynb", MANIFEST), "the grader gave up on this file").to_json(),
+    written = [batch._lost(grading.identify(tmp_path / "s1_03.ipynb", MANIFEST), "the grader gave up on this file").to_json(),
                *[r.to_json() for r in grading.stray_records([tmp_path])],
-               gradebook._missing("s1", chapter, MANIFEST)]
+               Record(id="s1", chapter=chapter, status="missing", reason=f"no notebook for {chapter}").to_json()]
     assert len(written) == 3
     for record in written:
         assert set(record) == KEYS, record
