@@ -1,6 +1,6 @@
 """The course edition: what an instructor who grades hands out, and what they keep.
 
-    python -m dpteach.course assign [--roster roster.csv] [--seed KEY] [--chapters 03 05 ...] [--book]
+    dpteach course [--roster roster.csv] [--seed KEY] [--chapters 03 05 ...] [--book]
                                    [--online] [--repo URL] [--hub URL] [--branch main] [--out build/course]
 
 writes ``build/course/`` (or ``--out``)::
@@ -25,7 +25,7 @@ variant. The key is drawn afresh (128 bits) unless ``--seed`` gives one (any tex
 roster rebuild the same homework). The worked numbers of the chapter are never a homework's.
 See :mod:`dpteach.course.edition` for what a notebook becomes.
 
-Grade the collected notebooks with ``python -m dpteach.course grade --course build/course/instructor/course.json
+Grade the collected notebooks with ``dpteach grade --course build/course/instructor/course.json
 SUBMISSIONS...`` (:mod:`dpteach.course.grading`).
 """
 

@@ -8,7 +8,7 @@
 * **Instructor** (``make present``, ``make slides``, ``make html INSTRUCTOR=1``): the same chapter
   with every solution open and the speaker notes of ``instructor/NN_name.md`` put back, each at
   the end of the slide whose heading it names, as RISE and reveal.js notes cells.
-* **Course** (``python -m dpteach.course assign``, :mod:`dpteach.course.assign`): no solution at all,
+* **Course** (``dpteach course``, :mod:`dpteach.course.assign`): no solution at all,
   and the numeric exercises re-posed with the course's own parameters.
 
 The functions here transform notebooks in memory (``nbformat`` nodes or plain dicts); they never
