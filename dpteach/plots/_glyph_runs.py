@@ -1,0 +1,226 @@
+"""A line of plain text as matplotlib 3.11's Agg renderer draws it, laid out and rasterised once.
+
+matplotlib 3.11 shapes a line with libraqm (HarfBuzz): ``RendererAgg.get_text_width_height_descent``
+calls ``FT2Font.set_text`` to measure it, and ``draw_text`` lays it out again (``FT2Font._layout``)
+and then, glyph by glyph, moves the glyph to its exact sub-pixel place (``FT2Font._set_transform``,
+1/64 px), rasterises it (``FT2Font._render_glyph``) and blends it into the canvas
+(``draw_text_image``). A slider's title carries the slider's value, so on a first drag nearly every
+line is new, and two layouts and a rasterisation per glyph are most of a frame.
+
+:class:`GlyphRuns` (one per font file, size, dpi and hinting) keeps what does not depend on the line:
+
+* each character's glyph index, hinted advance and box (``FT2Font.load_char``);
+* the pen's step between each *pair* of neighbours, read once from ``FT2Font.set_text`` of the pair
+  (its kerning, as HarfBuzz applies it); a pair that HarfBuzz shapes into one glyph (a ligature,
+  "fi") is marked, and a line containing it is left to matplotlib;
+* each glyph's bitmap per sub-pixel phase of its place (x and y modulo one pixel, in 1/64 px),
+  rendered by the same two calls matplotlib makes: moving a glyph by whole pixels moves its bitmap
+  by whole pixels, so the bitmap kept for one place serves every place with the same phase.
+
+A line is then laid out by adding advances and pair steps (the pens ``set_text`` gives, and its
+width, height and descent: the advance, and the union of the glyphs' boxes), and drawn by blending
+each glyph's kept bitmap where ``draw_text`` would blend the same bitmap. Lines matplotlib lays out
+otherwise (a character the primary font lacks, so a fallback font; mathtext; TeX;
+font features or a language set on the text) are drawn by matplotlib. Tests compare the layouts with
+``set_text``'s for thousands of strings, and the frames with matplotlib's full draws, pixel for pixel.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.backends.backend_agg import get_hinting_flag
+from matplotlib.font_manager import findfont, get_font
+
+try:
+    from matplotlib.ft2font import RenderMode
+except ImportError:                                  # pragma: no cover - matplotlib < 3.11: never used there
+    RenderMode = None
+
+__all__ = ["PRIVATE_NAMES", "GlyphRuns", "RunsOnce", "glyph_runs"]
+
+#: the private matplotlib 3.11 names this module calls (tests/test_render_glyph_runs.py checks each exists
+#: and that the frames they draw equal matplotlib's own)
+PRIVATE_NAMES = ("FT2Font._set_transform", "FT2Font._render_glyph", "RendererAgg._renderer.draw_text_image")
+
+class GlyphRuns:
+    """The glyph metrics, pair steps and per-phase bitmaps of one font face at one size, dpi and hinting.
+
+    ``font`` is an ``FT2Font`` of that face (its primary face is the only one used), given on every
+    call; its size is set here before it is used.
+    """
+
+    #: bitmaps kept (a glyph meets up to 64 × 64 phases; a slider's text, a few hundred)
+    MAX_BITMAPS = 8192
+
+    def __init__(self, size: float, dpi: float, flags) -> None:
+        self.size, self.dpi, self.flags = size, dpi, flags
+        #: character -> (glyph index, advance, box (xmin, ymin, xmax, ymax)), all 26.6; None: not in the face
+        self._chars: dict = {}
+        #: (left char, right char) -> the pen's step from left to right beyond left's advance; None: shaped together
+        self._steps: dict = {}
+        #: (glyph index, x phase, y phase, antialiased) -> (bitmap, left, top) for a pen at whole pixel 0, 0
+        self._bitmaps: dict = {}
+
+    def _char(self, font, c: str):
+        info = self._chars.get(c, False)
+        if info is False:
+            index = font.get_char_index(ord(c))
+            if index == 0:
+                info = None                          # matplotlib takes it from a fallback font
+            else:
+                glyph = font.load_char(ord(c), flags=self.flags)
+                info = (index, glyph.horiAdvance, tuple(glyph.bbox))
+            self._chars[c] = info
+        return info
+
+    def _step(self, font, left: str, right: str):
+        pair = (left, right)
+        step = self._steps.get(pair, False)
+        if step is False:
+            pens = np.asarray(font.set_text(left + right, 0.0, flags=self.flags)).reshape(-1, 2)
+            step = int(pens[1, 0]) - self._chars[left][1] if len(pens) == 2 and not pens[1, 1] else None
+            self._steps[pair] = step
+        return step
+
+    def layout(self, font, s: str):
+        """``(glyphs, width, height, descent)`` of a line as ``font.set_text(s)`` lays it out (pixels), with
+        ``glyphs`` the (glyph index, pen x in 1/64 px) of each inked character; None where matplotlib must."""
+        if not s:
+            return None
+        font.set_size(self.size, self.dpi)
+        chars, steps = self._chars, self._steps
+        pen, previous, glyphs = 0, None, []
+        y_min, y_max = 0, 0
+        for c in s:
+            info = chars.get(c, False)
+            if info is False:
+                info = self._char(font, c)
+            if info is None:
+                return None
+            if previous is not None:
+                step = steps.get((previous, c), False)
+                if step is False:
+                    step = self._step(font, previous, c)
+                if step is None:
+                    return None
+                pen += step
+            index, advance, (_x0, y0, _x1, y1) = info
+            if y0 < y_min:
+                y_min = y0
+            if y1 > y_max:
+                y_max = y1
+            if (_x0, y0, _x1, y1) != (0, 0, 0, 0):
+                glyphs.append((index, pen))
+            pen += advance
+            previous = c
+        return glyphs, pen / 64.0, (y_max - y_min) / 64.0, -y_min / 64.0
+
+    def draw(self, renderer, font, gc, x: float, y: float, angle: float, glyphs) -> None:
+        """Blend a laid-out line into ``renderer`` (a RendererAgg) where ``draw_text(gc, x, y, ..., angle)``
+        blends it: each glyph moved to its place (1/64 px, matplotlib's own arithmetic) and rasterised as
+        matplotlib rasterises it, or its bitmap for that place's sub-pixel phase pasted."""
+        antialiased = bool(gc.get_antialiased())
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        transform = _transforms.get(angle)
+        if transform is None:
+            transform = _transforms[angle] = (0x10000 * np.array([[cos, -sin], [sin, cos]])
+                                              @ [[1, 1 * 0], [0, 1]]).round().astype(int)
+        agg, height, canvas_height = renderer._renderer, renderer.height, int(renderer.height)
+        bitmaps, sized, dy = self._bitmaps, False, 0.0
+        for index, pen in glyphs:
+            dx = pen / 64.0
+            px, py = round(0x40 * (x + dx * cos - dy * sin)), round(0x40 * (height - y + dx * sin + dy * cos))
+            key = (index, px & 63, py & 63, antialiased, angle)
+            kept = bitmaps.get(key)
+            if kept is None:
+                if not sized:
+                    font.set_size(self.size, self.dpi)
+                    sized = True
+                font._set_transform(transform, [px, py])
+                bitmap = font._render_glyph(index, self.flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
+                buffer = np.array(bitmap.buffer, dtype=np.uint8)
+                if not antialiased:
+                    buffer *= 0xff
+                if len(bitmaps) >= self.MAX_BITMAPS:
+                    bitmaps.pop(next(iter(bitmaps)))
+                kept = bitmaps[key] = (buffer, bitmap.left - (px >> 6), bitmap.top - (py >> 6))
+            buffer, left, top = kept
+            if buffer.size:
+                agg.draw_text_image(buffer, left + (px >> 6), canvas_height - (top + (py >> 6)) + buffer.shape[0], 0, gc)
+
+
+#: the 16.16 matrices matplotlib gives FreeType for an unslanted glyph, by angle
+_transforms: dict = {}
+
+
+#: GlyphRuns by font file, size, dpi and hinting (shared by every figure)
+_RUNS: dict = {}
+
+
+def glyph_runs(prop, dpi: float) -> tuple[GlyphRuns, object]:
+    """The GlyphRuns of ``prop``'s face (``findfont``: the primary face matplotlib draws it with) at ``dpi``,
+    and an FT2Font of that face."""
+    path = findfont(prop)
+    key = (path, prop.get_size_in_points(), dpi, get_hinting_flag())
+    runs = _RUNS.get(key)
+    if runs is None:
+        if len(_RUNS) >= 64:
+            _RUNS.pop(next(iter(_RUNS)))
+        runs = _RUNS[key] = GlyphRuns(prop.get_size_in_points(), dpi, get_hinting_flag())
+    return runs, get_font(path)
+
+
+class RunsOnce:
+    """Within one ``Text.draw`` on matplotlib 3.11's Agg renderer, lay each plain line out once, from
+    :class:`GlyphRuns`, and draw it from kept glyph bitmaps.
+
+    ``Text.draw`` measures its lines (``get_text_width_height_descent``), then draws each (``draw_text``).
+    Here both are answered from one layout, kept in ``lines`` (bounded; the caller's, so kept across
+    frames): the same width, height and descent as ``FT2Font.set_text``, the same glyphs at the same
+    places as ``draw_text``. A line GlyphRuns leaves to matplotlib is measured and drawn by matplotlib.
+    """
+
+    #: lines kept
+    MAX_LINES = 1024
+
+    def __init__(self, renderer, lines: dict) -> None:
+        self.renderer = renderer
+        self.lines = lines
+
+    def _line(self, s: str, prop):
+        key = (s, hash(prop), prop.get_size_in_points(), self.renderer.dpi, get_hinting_flag())
+        line = self.lines.get(key, False)
+        if line is False:
+            runs, font = glyph_runs(prop, self.renderer.dpi)
+            layout = runs.layout(font, s)
+            line = None if layout is None else (runs, font, *layout)
+            if len(self.lines) >= self.MAX_LINES:
+                self.lines.pop(next(iter(self.lines)))
+            self.lines[key] = line
+        return line
+
+    def __enter__(self) -> RunsOnce:
+        r = self.renderer
+        measure, draw = r.get_text_width_height_descent, r.draw_text
+
+        def get_text_width_height_descent(s, prop, ismath):
+            line = self._line(s, prop) if ismath is False else None
+            return measure(s, prop, ismath) if line is None else line[3:]
+
+        def draw_text(gc, x, y, s, prop, angle, ismath=False, mtext=None):
+            line = None
+            if not ismath and (mtext is None or (mtext.get_fontfeatures() is None
+                                                                and mtext.get_language() is None)):
+                line = self._line(s, prop)
+            if line is None:
+                return draw(gc, x, y, s, prop, angle, ismath, mtext)
+            runs, font, glyphs = line[:3]
+            runs.draw(r, font, gc, x, y, angle, glyphs)
+
+        r.get_text_width_height_descent, r.draw_text = get_text_width_height_descent, draw_text
+        return self
+
+    def __exit__(self, *exc) -> None:
+        del self.renderer.get_text_width_height_descent, self.renderer.draw_text
