@@ -38,7 +38,7 @@ try:
 except ImportError:                                  # pragma: no cover - matplotlib < 3.11: never used there
     RenderMode = None
 
-__all__ = ["PRIVATE_NAMES", "GlyphRuns", "RunsOnce", "glyph_runs"]
+__all__ = ["PRIVATE_NAMES", "GlyphRuns", "RunsOnce", "glyph_runs", "warm"]
 
 #: the private matplotlib 3.11 names this module calls (tests/test_render_glyph_runs.py checks each exists
 #: and that the frames they draw equal matplotlib's own)
@@ -62,6 +62,8 @@ class GlyphRuns:
         self._steps: dict = {}
         #: (glyph index, x phase, y phase, antialiased) -> (bitmap, left, top) for a pen at whole pixel 0, 0
         self._bitmaps: dict = {}
+        #: whether the pairs of numbers were learnt (:func:`warm`)
+        self.warmed = False
 
     def _char(self, font, c: str):
         info = self._chars.get(c, False)
@@ -84,6 +86,19 @@ class GlyphRuns:
             self._steps[pair] = step
         return step
 
+    def learn(self, font, s: str) -> None:
+        """Keep the pair steps of ``s`` from one ``set_text`` of it (one call teaches a whole line's pairs; a pair
+        shaped into one glyph, or a character the face lacks, teaches nothing here)."""
+        infos = [self._char(font, c) for c in s]
+        font.set_size(self.size, self.dpi)
+        pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
+        if len(pens) != len(s) or pens[:, 1].any():
+            return
+        x = pens[:, 0].astype(np.int64).tolist()
+        for i in range(1, len(s)):
+            if infos[i - 1] is not None and infos[i] is not None:
+                self._steps.setdefault((s[i - 1], s[i]), x[i] - x[i - 1] - infos[i - 1][1])
+
     def layout(self, font, s: str):
         """``(glyphs, width, height, descent)`` of a line as ``font.set_text(s)`` lays it out (pixels), with
         ``glyphs`` the (glyph index, pen x in 1/64 px) of each inked character; None where matplotlib must."""
@@ -91,7 +106,7 @@ class GlyphRuns:
             return None
         font.set_size(self.size, self.dpi)
         chars, steps = self._chars, self._steps
-        pen, previous, glyphs = 0, None, []
+        pen, previous, glyphs, learned = 0, None, [], False
         y_min, y_max = 0, 0
         for c in s:
             info = chars.get(c, False)
@@ -101,7 +116,11 @@ class GlyphRuns:
                 return None
             if previous is not None:
                 step = steps.get((previous, c), False)
-                if step is False:
+                if step is False and not learned:       # a new pair: one set_text of the line teaches all of them
+                    self.learn(font, s)
+                    learned = True
+                    step = steps.get((previous, c), False)
+                if step is False:                       # not learnt from the line (shaped with a neighbour)
                     step = self._step(font, previous, c)
                 if step is None:
                     return None
@@ -224,3 +243,41 @@ class RunsOnce:
 
     def __exit__(self, *exc) -> None:
         del self.renderer.get_text_width_height_descent, self.renderer.draw_text
+
+
+def _de_bruijn(alphabet: str) -> str:
+    """A string in which every ordered pair of ``alphabet``'s characters stands side by side once (order 2)."""
+    k, out, a = len(alphabet), [], [0] * 3
+
+    def visit(t: int, p: int) -> None:
+        if t > 2:
+            if 2 % p == 0:
+                out.extend(a[1:p + 1])
+            return
+        a[t] = a[t - p]
+        visit(t + 1, p)
+        for j in range(a[t - p] + 1, k):
+            a[t] = j
+            visit(t + 1, t)
+
+    visit(1, 1)
+    return "".join(alphabet[i] for i in out) + alphabet[out[0]]
+
+
+#: every pair of what a slider's numbers are made of, side by side: one set_text teaches all their steps
+_NUMBERS = _de_bruijn("0123456789.,−-+%×=:() ⁻")
+
+
+def warm(texts, renderer) -> None:
+    """Learn the glyphs and pair steps of each text's lines and of numbers (a slider's texts keep their words
+    and change their numbers), so that a first drag lays its lines out without FreeType."""
+    for text in texts:
+        if not text.get_text():
+            continue
+        runs, font = glyph_runs(text.get_fontproperties(), renderer.dpi)
+        for line in text.get_text().split("\n"):
+            if line:
+                runs.learn(font, line)
+        if not runs.warmed:
+            runs.learn(font, _NUMBERS)
+            runs.warmed = True

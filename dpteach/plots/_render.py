@@ -46,6 +46,7 @@ from matplotlib.font_manager import fontManager as _fontManager
 from matplotlib.text import Text
 
 from ._glyph_runs import RunsOnce
+from ._glyph_runs import warm as _warm_runs
 from ._glyphs import GlyphLines
 from ._png import encode_png
 
@@ -309,6 +310,8 @@ def _glyph_lines(prop, dpi: float) -> GlyphLines:
 def _warm_glyphs(texts: Sequence[Text], renderer: RendererAgg) -> None:
     """Keep, at every sub-pixel phase, the glyphs of each text's string and of numbers: a slider's texts
     keep their words and change their numbers, so a first drag composes its lines from these."""
+    if _RUNS_ONCE:
+        _warm_runs(texts, renderer)
     if not _LAYOUT_ONCE:
         return
     for text in texts:
