@@ -10,9 +10,11 @@ line is new, and two layouts and a rasterisation per glyph are most of a frame.
 :class:`GlyphRuns` (one per font file, size, dpi and hinting) keeps what does not depend on the line:
 
 * each character's glyph index, hinted advance and box (``FT2Font.load_char``);
-* the pen's step between each *pair* of neighbours, read once from ``FT2Font.set_text`` of the pair
-  (its kerning, as HarfBuzz applies it); a pair that HarfBuzz shapes into one glyph (a ligature,
-  "fi") is marked, and a line containing it is left to matplotlib;
+* the pen's step between each *pair* of neighbours in a run of one script, read from ``FT2Font.set_text``
+  of a line holding the pair (its kerning, as HarfBuzz applies it); libraqm splits a line into runs of
+  one script (a digit or a sign takes the script before it: :func:`script_runs`) and HarfBuzz shapes
+  each alone, so no kerning crosses a change of script (Greek ε, then Latin); a pair HarfBuzz shapes
+  into one glyph (a ligature, "fi") is marked, and a line containing it is left to matplotlib;
 * each glyph's bitmap per sub-pixel phase of its place (x and y modulo one pixel, in 1/64 px),
   rendered by the same two calls matplotlib makes: moving a glyph by whole pixels moves its bitmap
   by whole pixels, so the bitmap kept for one place serves every place with the same phase.
@@ -28,6 +30,7 @@ font features or a language set on the text) are drawn by matplotlib. Tests comp
 from __future__ import annotations
 
 import math
+import unicodedata
 
 import numpy as np
 from matplotlib.backends.backend_agg import get_hinting_flag
@@ -44,6 +47,72 @@ __all__ = ["PRIVATE_NAMES", "GlyphRuns", "RunsOnce", "glyph_runs", "warm"]
 #: and that the frames they draw equal matplotlib's own)
 PRIVATE_NAMES = ("FT2Font._set_transform", "FT2Font._render_glyph", "RendererAgg._renderer.draw_text_image")
 
+#: libraqm's paired characters (raqm.c, paired_chars: each opening one, then its closing one); a closing one
+#: takes the script of its opening one
+_PAIRED = "()<>[]{}«»‘’“”‹›〈〉《》「」『』【】〔〕〖〗〘〙〚〛"
+_PAIR = {c: (i // 2, i % 2 == 0) for i, c in enumerate(_PAIRED)}
+#: paired in newer libraqm releases only (raqm.c's longer table): where the release matplotlib bundles may
+#: differ, a line with one is left to matplotlib
+_PAIRED_IN_SOME = set("༺༻༼༽᚛᚜⁅⁆⁽⁾₍₎⟦⟧⟨⟩⟪⟫⟬⟭⟮⟯⦃⦄⦅⦆⦇⦈⦉⦊⦋⦌⦍⦎⦏⦐⦑⦒⦓⦔⦕⦖⦗⦘⧼⧽⸂⸃⸄⸅⸉⸊⸌⸍⸜⸝⸠⸡⸢⸣⸤⸥⸦⸧⸨⸩（）［］｛｝｟｠｢｣")
+
+
+def _script(c: str) -> str | None:
+    """The Unicode script of ``c`` as HarfBuzz gives it, for the characters whose script this can tell: Latin and
+    Greek letters, and "Common" for digits, punctuation, symbols and spaces; None for any other (a mark, a letter
+    of another script), which leaves its line to matplotlib."""
+    if c < "\x80":
+        return "Latn" if c.isalpha() else "Zyyy"
+    if c in _PAIRED_IN_SOME:
+        return None
+    category = unicodedata.category(c)
+    if category[0] not in "LM":
+        return "Zyyy"
+    if category[0] == "L":
+        name = unicodedata.name(c, "")
+        if name.startswith("LATIN "):
+            return "Latn"
+        if name.startswith("GREEK "):
+            return "Grek"
+    return None
+
+
+def script_runs(s: str) -> list | None:
+    """Each character's script as libraqm resolves it before shaping (raqm.c, _raqm_resolve_scripts): a Common
+    character takes the script before it (a closing bracket, its opening one's), leading ones the first
+    strong script. HarfBuzz shapes each run of one script alone, so no kerning crosses a change of script.
+    None if a character's script is not one :func:`_script` tells."""
+    scripts = [_script(c) for c in s]
+    if None in scripts:
+        return None
+    last_index = last_set = -1
+    last = None
+    stack: list = []
+    for i, c in enumerate(s):
+        if scripts[i] == "Zyyy" and last_index != -1:
+            pair = _PAIR.get(c)
+            if pair is not None and pair[1]:
+                scripts[i] = last
+                stack.append((last, pair[0]))
+            elif pair is not None:
+                while stack and stack[-1][1] != pair[0]:
+                    stack.pop()
+                if stack:
+                    scripts[i] = last = stack[-1][0]
+                else:
+                    scripts[i] = last
+            else:
+                scripts[i] = last
+            last_set = i
+        else:
+            for j in range(last_set + 1, i):
+                scripts[j] = scripts[i]
+            last, last_index, last_set = scripts[i], i, i
+    for i in range(len(s) - 2, -1, -1):
+        if scripts[i] == "Zyyy":
+            scripts[i] = scripts[i + 1]
+    return scripts
+
+
 class GlyphRuns:
     """The glyph metrics, pair steps and per-phase bitmaps of one font face at one size, dpi and hinting.
 
@@ -58,12 +127,13 @@ class GlyphRuns:
         self.size, self.dpi, self.flags = size, dpi, flags
         #: character -> (glyph index, advance, box (xmin, ymin, xmax, ymax)), all 26.6; None: not in the face
         self._chars: dict = {}
-        #: (left char, right char) -> the pen's step from left to right beyond left's advance; None: shaped together
+        #: (left char, right char, their run's script) -> the pen's step from left to right beyond left's advance
+        #: (HarfBuzz's kerning); None: shaped together
         self._steps: dict = {}
         #: (glyph index, x phase, y phase, antialiased) -> (bitmap, left, top) for a pen at whole pixel 0, 0
         self._bitmaps: dict = {}
-        #: whether the pairs of numbers were learnt (:func:`warm`)
-        self.warmed = False
+        #: the scripts in whose runs the pairs of numbers were learnt (:func:`warm`)
+        self.warmed: set = set()
 
     def _char(self, font, c: str):
         info = self._chars.get(c, False)
@@ -77,18 +147,27 @@ class GlyphRuns:
             self._chars[c] = info
         return info
 
-    def _step(self, font, left: str, right: str):
-        pair = (left, right)
+    def _step(self, font, left: str, right: str, script: str):
+        """The pen's step between ``left`` and ``right`` in a run of ``script``, from ``set_text`` of the pair
+        after a letter of that script (None: HarfBuzz shapes them into one glyph)."""
+        pair = (left, right, script)
         step = self._steps.get(pair, False)
         if step is False:
-            pens = np.asarray(font.set_text(left + right, 0.0, flags=self.flags)).reshape(-1, 2)
-            step = int(pens[1, 0]) - self._chars[left][1] if len(pens) == 2 and not pens[1, 1] else None
+            s = {"Latn": "x", "Grek": "α"}.get(script, "") + left + right
+            pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
+            scripts = script_runs(s)
+            step = None
+            if len(pens) == len(s) and not pens[:, 1].any() and scripts[-2:] == [script, script]:
+                step = int(pens[-1, 0] - pens[-2, 0]) - self._chars[left][1]
             self._steps[pair] = step
         return step
 
     def learn(self, font, s: str) -> None:
         """Keep the pair steps of ``s`` from one ``set_text`` of it (one call teaches a whole line's pairs; a pair
         shaped into one glyph, or a character the face lacks, teaches nothing here)."""
+        scripts = script_runs(s)
+        if scripts is None:
+            return
         infos = [self._char(font, c) for c in s]
         font.set_size(self.size, self.dpi)
         pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
@@ -96,32 +175,36 @@ class GlyphRuns:
             return
         x = pens[:, 0].astype(np.int64).tolist()
         for i in range(1, len(s)):
-            if infos[i - 1] is not None and infos[i] is not None:
-                self._steps.setdefault((s[i - 1], s[i]), x[i] - x[i - 1] - infos[i - 1][1])
+            if infos[i - 1] is not None and infos[i] is not None and scripts[i - 1] == scripts[i]:
+                self._steps.setdefault((s[i - 1], s[i], scripts[i]), x[i] - x[i - 1] - infos[i - 1][1])
 
     def layout(self, font, s: str):
         """``(glyphs, width, height, descent)`` of a line as ``font.set_text(s)`` lays it out (pixels), with
         ``glyphs`` the (glyph index, pen x in 1/64 px) of each inked character; None where matplotlib must."""
         if not s:
             return None
+        scripts = script_runs(s)
+        if scripts is None:
+            return None
         font.set_size(self.size, self.dpi)
         chars, steps = self._chars, self._steps
         pen, previous, glyphs, learned = 0, None, [], False
-        y_min, y_max = 0, 0
-        for c in s:
+        y_min, y_max = 32000, -32000                  # FT2Font's bbox: the union of every glyph's (a blank's is 0)
+        for i, c in enumerate(s):
             info = chars.get(c, False)
             if info is False:
                 info = self._char(font, c)
             if info is None:
                 return None
-            if previous is not None:
-                step = steps.get((previous, c), False)
+            if previous is not None and scripts[i - 1] == scripts[i]:     # across scripts: no kerning
+                pair = (previous, c, scripts[i])
+                step = steps.get(pair, False)
                 if step is False and not learned:       # a new pair: one set_text of the line teaches all of them
                     self.learn(font, s)
                     learned = True
-                    step = steps.get((previous, c), False)
+                    step = steps.get(pair, False)
                 if step is False:                       # not learnt from the line (shaped with a neighbour)
-                    step = self._step(font, previous, c)
+                    step = self._step(font, *pair)
                 if step is None:
                     return None
                 pen += step
@@ -134,6 +217,8 @@ class GlyphRuns:
                 glyphs.append((index, pen))
             pen += advance
             previous = c
+        if y_min > y_max:
+            y_min = y_max = 0
         return glyphs, pen / 64.0, (y_max - y_min) / 64.0, -y_min / 64.0
 
     def draw(self, renderer, font, gc, x: float, y: float, angle: float, glyphs) -> None:
@@ -276,8 +361,10 @@ def warm(texts, renderer) -> None:
             continue
         runs, font = glyph_runs(text.get_fontproperties(), renderer.dpi)
         for line in text.get_text().split("\n"):
-            if line:
-                runs.learn(font, line)
-        if not runs.warmed:
-            runs.learn(font, _NUMBERS)
-            runs.warmed = True
+            scripts = script_runs(line) if line else None
+            if scripts is None:
+                continue
+            runs.learn(font, line)
+            for script in set(scripts) - runs.warmed:      # numbers in a run of each script the text has
+                runs.learn(font, {"Latn": "x", "Grek": "α"}.get(script, "") + _NUMBERS)
+                runs.warmed.add(script)

@@ -1,0 +1,138 @@
+"""Lines laid out and drawn by dpteach.plots._glyph_runs are matplotlib 3.11's own, pixel for pixel; and the
+fast text path is on for the installed matplotlib, with every private name it calls still there.
+
+matplotlib 3.10's path (``_LayoutOnce``, ``GlyphLines``) and 3.11's (``RunsOnce``, ``GlyphRuns``) each call a
+few private names of their own version. ``test_the_fast_path_is_on_and_its_private_names_exist`` fails on any
+other version (the path is off there: port it) and on a 3.10.x or 3.11.x release that drops one of them; the
+pixel comparisons here and in tests/test_render.py fail on one that changes what they do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import matplotlib
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
+from matplotlib.font_manager import FontProperties, findfont, fontManager, get_font
+from matplotlib.text import Text
+
+from dpteach.plots import _render
+
+ALPHABET = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;%()[]=+−-×≤≥εδΔσμπ'\"/|_^*!?"
+            "jfgyWAVTLY\u2009·⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+SIZES = [(10, 80), (8.33, 80), (12, 100), (14.4, 72), (7, 80), (20, 160)]
+on_311 = pytest.mark.skipif(not _render._RUNS_ONCE, reason=f"matplotlib {matplotlib.__version__}: GlyphRuns is 3.11's")
+
+
+def _private(path: str, objects: dict) -> object:
+    head, *rest = path.split(".")
+    obj = objects[head]
+    for name in rest:
+        obj = getattr(obj, name)
+    return obj
+
+
+def test_the_fast_path_is_on_and_its_private_names_exist():
+    """One of the two text paths is on for the installed matplotlib, and each private name it calls exists."""
+    from matplotlib.backends.backend_agg import RendererAgg as Agg
+    from matplotlib.ft2font import FT2Font
+
+    from dpteach.plots._glyph_runs import PRIVATE_NAMES
+
+    assert _render._LAYOUT_ONCE or _render._RUNS_ONCE, (
+        f"matplotlib {matplotlib.__version__}: the fast text path is off (every new line laid out twice by "
+        "FreeType); port dpteach.plots._render/_glyph_runs to it")
+    objects = {"RendererAgg": Agg(10, 10, 72), "FT2Font": FT2Font, "fontManager": fontManager,
+               "Text": Text(0, 0, "x")}
+    names = PRIVATE_NAMES if _render._RUNS_ONCE else (
+        "RendererAgg._prepare_font", "fontManager._find_fonts_by_props", "RendererAgg._renderer.draw_text_image",
+        "Text._antialiased")
+    for name in names:
+        assert callable(_private(name, objects)) or name == "Text._antialiased", name
+
+
+@on_311
+@pytest.mark.parametrize("family", ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"])
+@pytest.mark.parametrize("weight", ["normal", "bold"])
+@pytest.mark.parametrize("size, dpi", SIZES)
+def test_laid_out_lines_are_set_texts_lines(family, weight, size, dpi):
+    """A line's glyph places, width, height and descent, from kept advances and pair steps, are those of
+    FT2Font.set_text (HarfBuzz's shaping), for 300 random lines; each learns its new pairs from one set_text."""
+    from dpteach.plots._glyph_runs import GlyphRuns
+
+    prop = FontProperties(family=family, weight=weight, size=size)
+    runs, font = GlyphRuns(size, dpi, get_hinting_flag()), get_font(findfont(prop))
+    rng = random.Random(f"{family}{weight}{size}{dpi}")
+    composed = 0
+    for _ in range(300):
+        s = "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 30)))
+        line = runs.layout(font, s)
+        font.set_size(size, dpi)
+        pens = np.asarray(font.set_text(s, 0.0, flags=get_hinting_flag())).reshape(-1, 2)
+        w, h = font.get_width_height()
+        if line is None:                           # a ligature (fi, fl) or a fallback glyph: matplotlib's
+            assert len(pens) != len(s) or any(font.get_char_index(ord(c)) == 0 for c in s), s
+            continue
+        composed += 1
+        glyphs, width, height, descent = line
+        inked = [int(x) for x, c in zip(pens[:, 0], s) if runs._chars[c][2] != (0, 0, 0, 0)]
+        assert [pen for _, pen in glyphs] == inked, s
+        assert (width, height, descent) == (w / 64.0, h / 64.0, font.get_descent() / 64.0), s
+    assert composed > 200
+
+
+@on_311
+@pytest.mark.parametrize("angle", [0, 30, 90])
+@pytest.mark.parametrize("antialiased", [True, False])
+def test_drawn_lines_are_matplotlibs_pixels(angle, antialiased):
+    """Lines drawn from kept glyph bitmaps, at random sub-pixel places, equal RendererAgg.draw_text's, pixel for
+    pixel (the bitmaps of one phase serve every place with that phase: drawn twice, each line is pasted)."""
+    from dpteach.plots._glyph_runs import RunsOnce
+
+    rng = random.Random(f"{angle}{antialiased}")
+    lines: dict = {}
+    prop = FontProperties(family="DejaVu Sans", size=11)
+    strings = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 24))) for _ in range(20)]
+    for s, again in itertools.product(strings, (False, True)):
+        x, y = rng.uniform(20, 200), rng.uniform(60, 200)
+        ours, theirs = RendererAgg(320, 240, 100), RendererAgg(320, 240, 100)
+        for renderer in (ours, theirs):
+            renderer.clear()
+        gc_ours, gc_theirs = ours.new_gc(), theirs.new_gc()
+        for gc in (gc_ours, gc_theirs):
+            gc.set_foreground((0.2, 0.3, 0.6, 1.0), isRGBA=True)
+            gc.set_antialiased(antialiased)
+        with RunsOnce(ours, lines):
+            ours.draw_text(gc_ours, x, y, s, prop, angle)
+        theirs.draw_text(gc_theirs, x, y, s, prop, angle)
+        assert np.array_equal(np.asarray(ours.buffer_rgba()), np.asarray(theirs.buffer_rgba())), (s, x, y)
+
+
+@on_311
+def test_what_glyph_runs_cannot_lay_out_is_left_to_matplotlib():
+    from dpteach.plots._glyph_runs import GlyphRuns
+
+    prop = FontProperties(family="DejaVu Sans", size=10)
+    runs, font = GlyphRuns(10, 80, get_hinting_flag()), get_font(findfont(prop))
+    assert runs.layout(font, "") is None
+    assert runs.layout(font, "abc\u4e2d") is None       # not in DejaVu Sans: matplotlib takes it from a fallback
+    assert runs.layout(font, "first") is None           # "fi": HarfBuzz shapes it into one glyph
+
+
+@on_311
+def test_a_figures_first_frame_learns_the_pairs_of_its_numbers():
+    """After the first frame, its title with new numbers is laid out without asking FreeType (no pair to learn)."""
+    import dpteach.widgets as w
+    from dpteach.plots._glyph_runs import glyph_runs
+
+    widget = w.attack_success()
+    title = widget.figure.left.title
+    renderer = widget.figure.fig.canvas.get_renderer()
+    runs, font = glyph_runs(title.get_fontproperties(), renderer.dpi)
+    steps = len(runs._steps)
+    new = title.get_text().translate(str.maketrans("0123456789", "3846109275"))     # its words, new numbers
+    assert new != title.get_text()
+    assert runs.layout(font, new) is not None and len(runs._steps) == steps
