@@ -89,15 +89,17 @@ def test_laid_out_lines_are_set_texts_lines(family, weight, size, dpi):
 @pytest.mark.parametrize("antialiased", [True, False])
 def test_drawn_lines_are_matplotlibs_pixels(angle, antialiased):
     """Lines drawn from kept glyph bitmaps, at random sub-pixel places, equal RendererAgg.draw_text's, pixel for
-    pixel (the bitmaps of one phase serve every place with that phase: drawn twice, each line is pasted)."""
+    pixel; and drawn again whole pixels away, from the bitmaps kept for those phases."""
     from dpteach.plots._glyph_runs import RunsOnce
 
     rng = random.Random(f"{angle}{antialiased}")
     lines: dict = {}
     prop = FontProperties(family="DejaVu Sans", size=11)
     strings = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 24))) for _ in range(20)]
-    for s, again in itertools.product(strings, (False, True)):
-        x, y = rng.uniform(20, 200), rng.uniform(60, 200)
+    x = y = 0.0
+    for s, shift in itertools.product(strings, (0, 1)):
+        # the second time, whole pixels away: the same phases, every glyph from its kept bitmap
+        x, y = (x + rng.randint(-9, 9), y + rng.randint(-9, 9)) if shift else (rng.uniform(20, 200), rng.uniform(60, 200))
         ours, theirs = RendererAgg(320, 240, 100), RendererAgg(320, 240, 100)
         for renderer in (ours, theirs):
             renderer.clear()
