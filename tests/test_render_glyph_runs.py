@@ -138,3 +138,23 @@ def test_a_figures_first_frame_learns_the_pairs_of_its_numbers():
     new = title.get_text().translate(str.maketrans("0123456789", "3846109275"))     # its words, new numbers
     assert new != title.get_text()
     assert runs.layout(font, new) is not None and len(runs._steps) == steps
+
+
+@on_311
+def test_a_font_left_at_another_size_is_sized_again():
+    """The font is shared (get_font caches it), and matplotlib leaves it as its last user set it: a text drawn
+    as a path (path effects: TextToPath sets its own size) leaves it at 100 pt. Glyphs loaded next for a line
+    must be loaded at the line's size: a line laid out after one has set_text's metrics."""
+    from matplotlib.textpath import TextToPath
+
+    from dpteach.plots._glyph_runs import glyph_runs
+
+    prop = FontProperties(family="DejaVu Sans", size=13)
+    runs, font = glyph_runs(prop, 90)
+    TextToPath().get_text_path(prop, "Wave")                           # sets the shared font's size to its own
+    runs.learn(font, "Jq{y} 7")                                        # characters never loaded before
+    line = runs.layout(font, "Jq{y} 7")
+    font.set_size(13, 90)
+    font.set_text("Jq{y} 7", 0.0, flags=get_hinting_flag())
+    w, h = font.get_width_height()
+    assert line[1:] == (w / 64.0, h / 64.0, font.get_descent() / 64.0)

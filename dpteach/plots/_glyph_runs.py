@@ -117,7 +117,8 @@ class GlyphRuns:
     """The glyph metrics, pair steps and per-phase bitmaps of one font face at one size, dpi and hinting.
 
     ``font`` is an ``FT2Font`` of that face (its primary face is the only one used), given on every
-    call; its size is set here before it is used.
+    call, and shared with matplotlib (``get_font`` caches it), which leaves it as its last user set it
+    (a text path, at 100 pt): its size is set here before each use (which also clears any transform).
     """
 
     #: bitmaps kept (a glyph meets up to 64 × 64 phases; a slider's text, a few hundred)
@@ -142,6 +143,7 @@ class GlyphRuns:
             if index == 0:
                 info = None                          # matplotlib takes it from a fallback font
             else:
+                font.set_size(self.size, self.dpi)    # matplotlib's last user may have left another size
                 glyph = font.load_char(ord(c), flags=self.flags)
                 info = (index, glyph.horiAdvance, tuple(glyph.bbox))
             self._chars[c] = info
@@ -154,6 +156,7 @@ class GlyphRuns:
         step = self._steps.get(pair, False)
         if step is False:
             s = {"Latn": "x", "Grek": "α"}.get(script, "") + left + right
+            font.set_size(self.size, self.dpi)
             pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
             scripts = script_runs(s)
             step = None

@@ -29,6 +29,12 @@ to rasterise it (about 20 µs a glyph each time, 3 ms for a two-line title); wit
 frame's ``Text.draw`` each line is rasterised when it is measured (:class:`_LayoutOnce`), and
 a new line is composed from glyph bitmaps kept per sub-pixel phase (:class:`GlyphLines`,
 about 5 µs a glyph, FreeType's own pixels) wherever they are all kept.
+
+matplotlib 3.11 draws text otherwise (HarfBuzz shapes each line; every glyph is rasterised and
+blended on its own at its sub-pixel place), so on 3.11 a line is laid out once from kept advances
+and pair steps and drawn from glyph bitmaps kept per phase (:class:`~._glyph_runs.RunsOnce`), and
+there are no sprites (a sprite would differ by a level where two glyphs' edges share a pixel). On
+any other version every text is drawn by matplotlib (the same pixels, slower).
 """
 
 from __future__ import annotations
