@@ -22,7 +22,7 @@ from matplotlib.text import Text
 from dpteach.plots import _render
 
 ALPHABET = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;%()[]=+−-×≤≥εδΔσμπ'\"/|_^*!?"
-            "jfgyWAVTLY\u2009·⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+            "jfgyWAVTLY\u2009·⁰¹²³⁴⁵⁶⁷⁸⁹⁻" "ffffiill")     # f, i, l again: ligatures (fi, fl, ff, ffi, ffl)
 SIZES = [(10, 80), (8.33, 80), (12, 100), (14.4, 72), (7, 80), (20, 160)]
 on_311 = pytest.mark.skipif(not _render._RUNS_ONCE, reason=f"matplotlib {matplotlib.__version__}: GlyphRuns is 3.11's")
 
@@ -73,12 +73,14 @@ def test_laid_out_lines_are_set_texts_lines(family, weight, size, dpi):
         font.set_size(size, dpi)
         pens = np.asarray(font.set_text(s, 0.0, flags=get_hinting_flag())).reshape(-1, 2)
         w, h = font.get_width_height()
-        if line is None:                           # a ligature (fi, fl) or a fallback glyph: matplotlib's
-            assert len(pens) != len(s) or any(font.get_char_index(ord(c)) == 0 for c in s), s
+        if line is None:                           # a fallback glyph: matplotlib's
+            assert any(font.get_char_index(ord(c)) == 0 for c in s), s
             continue
         composed += 1
         glyphs, width, height, descent = line
-        inked = [int(x) for x, c in zip(pens[:, 0], s) if runs._chars[c][2] != (0, 0, 0, 0)]
+        tokens = runs._tokens(s)                   # characters, and ligatures: one glyph each
+        assert len(tokens) == len(pens), s
+        inked = [int(x) for x, (token, _) in zip(pens[:, 0], tokens) if runs._chars[token][2] != (0, 0, 0, 0)]
         assert [pen for _, pen in glyphs] == inked, s
         assert (width, height, descent) == (w / 64.0, h / 64.0, font.get_descent() / 64.0), s
     assert composed > 200
@@ -114,14 +116,15 @@ def test_drawn_lines_are_matplotlibs_pixels(angle, antialiased):
 
 
 @on_311
-def test_what_glyph_runs_cannot_lay_out_is_left_to_matplotlib():
+def test_what_glyph_runs_cannot_lay_out_is_left_to_matplotlib_and_ligatures_are_one_glyph():
     from dpteach.plots._glyph_runs import GlyphRuns
 
     prop = FontProperties(family="DejaVu Sans", size=10)
     runs, font = GlyphRuns(10, 80, get_hinting_flag()), get_font(findfont(prop))
     assert runs.layout(font, "") is None
     assert runs.layout(font, "abc\u4e2d") is None       # not in DejaVu Sans: matplotlib takes it from a fallback
-    assert runs.layout(font, "first") is None           # "fi": HarfBuzz shapes it into one glyph
+    line = runs.layout(font, "first office")              # "fi", "ffi": HarfBuzz shapes each into one glyph
+    assert line is not None and len(line[0]) == len("first office") - 1 - 1 - 2 and "fi" in runs._ligatures["f"]
 
 
 @on_311

@@ -14,7 +14,7 @@ line is new, and two layouts and a rasterisation per glyph are most of a frame.
   of a line holding the pair (its kerning, as HarfBuzz applies it); libraqm splits a line into runs of
   one script (a digit or a sign takes the script before it: :func:`script_runs`) and HarfBuzz shapes
   each alone, so no kerning crosses a change of script (Greek ε, then Latin); a pair HarfBuzz shapes
-  into one glyph (a ligature, "fi") is marked, and a line containing it is left to matplotlib;
+  into one glyph (a ligature: "fi", "ffl") becomes one token, its glyph named once by ``FT2Font._layout``;
 * each glyph's bitmap per sub-pixel phase of its place (x and y modulo one pixel, in 1/64 px),
   rendered by the same two calls matplotlib makes: moving a glyph by whole pixels moves its bitmap
   by whole pixels, so the bitmap kept for one place serves every place with the same phase.
@@ -45,7 +45,8 @@ __all__ = ["PRIVATE_NAMES", "GlyphRuns", "RunsOnce", "glyph_runs", "warm"]
 
 #: the private matplotlib 3.11 names this module calls (tests/test_render_glyph_runs.py checks each exists
 #: and that the frames they draw equal matplotlib's own)
-PRIVATE_NAMES = ("FT2Font._set_transform", "FT2Font._render_glyph", "RendererAgg._renderer.draw_text_image")
+PRIVATE_NAMES = ("FT2Font._set_transform", "FT2Font._render_glyph", "FT2Font._layout",
+                 "RendererAgg._renderer.draw_text_image")
 
 #: libraqm's paired characters (raqm.c, paired_chars: each opening one, then its closing one); a closing one
 #: takes the script of its opening one
@@ -126,13 +127,16 @@ class GlyphRuns:
 
     def __init__(self, size: float, dpi: float, flags) -> None:
         self.size, self.dpi, self.flags = size, dpi, flags
-        #: character -> (glyph index, advance, box (xmin, ymin, xmax, ymax)), all 26.6; None: not in the face
+        #: character or ligature -> (glyph index, advance, box (xmin, ymin, xmax, ymax)), all 26.6; None: not in the
+        #: face, or not a ligature
         self._chars: dict = {}
-        #: (left char, right char, their run's script) -> the pen's step from left to right beyond left's advance
+        #: (left token, right token, their run's script) -> the pen's step from left to right beyond left's advance
         #: (HarfBuzz's kerning); None: shaped together
         self._steps: dict = {}
         #: (glyph index, x phase, y phase, antialiased) -> (bitmap, left, top) for a pen at whole pixel 0, 0
         self._bitmaps: dict = {}
+        #: first character -> the ligatures HarfBuzz makes starting with it ("fi", "ffi"), longest first
+        self._ligatures: dict = {}
         #: the scripts in whose runs the pairs of numbers were learnt (:func:`warm`)
         self.warmed: set = set()
 
@@ -149,67 +153,108 @@ class GlyphRuns:
             self._chars[c] = info
         return info
 
+    def _tokens(self, s: str) -> list:
+        """``s`` cut into what HarfBuzz makes one glyph of: the ligatures learnt (longest first), else characters."""
+        ligatures, out, i = self._ligatures, [], 0
+        while i < len(s):
+            token = next((lig for lig in ligatures.get(s[i], ()) if s.startswith(lig, i)), s[i])
+            out.append((token, i))
+            i += len(token)
+        return out
+
+    def _info(self, font, token: str):
+        return self._chars.get(token) if len(token) > 1 else self._char(font, token)
+
     def _step(self, font, left: str, right: str, script: str):
-        """The pen's step between ``left`` and ``right`` in a run of ``script``, from ``set_text`` of the pair
-        after a letter of that script (None: HarfBuzz shapes them into one glyph)."""
+        """The pen's step between tokens ``left`` and ``right`` in a run of ``script``, from ``set_text`` of the
+        pair after a letter of that script (None: HarfBuzz shapes them into one glyph)."""
         pair = (left, right, script)
         step = self._steps.get(pair, False)
         if step is False:
-            s = {"Latn": "x", "Grek": "α"}.get(script, "") + left + right
+            prefix = {"Latn": "x", "Grek": "α"}.get(script, "")
+            s = prefix + left + right
             font.set_size(self.size, self.dpi)
             pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
             scripts = script_runs(s)
             step = None
-            if len(pens) == len(s) and not pens[:, 1].any() and scripts[-2:] == [script, script]:
-                step = int(pens[-1, 0] - pens[-2, 0]) - self._chars[left][1]
+            if len(pens) == len(prefix) + 2 and not pens[:, 1].any() and scripts[-1] == scripts[-2] == script:
+                step = int(pens[-1, 0] - pens[-2, 0]) - self._info(font, left)[1]
             self._steps[pair] = step
         return step
 
+    def _ligature(self, font, token: str, script: str) -> bool:
+        """Whether HarfBuzz shapes ``token`` into one glyph (a ligature: "fi"); if so, keep it as a token (its glyph
+        from ``FT2Font._layout``, which names the glyph a cluster became; its metrics from ``load_glyph``)."""
+        if token in self._chars:
+            return self._chars[token] is not None
+        prefix = {"Latn": "x", "Grek": "α"}.get(script, "")
+        font.set_size(self.size, self.dpi)
+        items = font._layout(prefix + token, flags=self.flags)
+        info = None
+        if len(items) == len(prefix) + 1 and items[-1].char == token and not items[-1].y:
+            glyph = font.load_glyph(items[-1].glyph_index, flags=self.flags)
+            info = (items[-1].glyph_index, glyph.horiAdvance, tuple(glyph.bbox))
+            self._ligatures[token[0]] = sorted({*self._ligatures.get(token[0], ()), token}, key=len, reverse=True)
+        self._chars[token] = info
+        return info is not None
+
     def learn(self, font, s: str) -> None:
         """Keep the pair steps of ``s`` from one ``set_text`` of it (one call teaches a whole line's pairs; a pair
-        shaped into one glyph, or a character the face lacks, teaches nothing here)."""
+        shaped into one glyph not yet known, or a character the face lacks, teaches nothing here)."""
         scripts = script_runs(s)
         if scripts is None:
             return
-        infos = [self._char(font, c) for c in s]
+        tokens = self._tokens(s)
+        infos = [self._info(font, t) for t, _ in tokens]
         font.set_size(self.size, self.dpi)
         pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
-        if len(pens) != len(s) or pens[:, 1].any():
+        if len(pens) != len(tokens) or pens[:, 1].any():
             return
         x = pens[:, 0].astype(np.int64).tolist()
-        for i in range(1, len(s)):
-            if infos[i - 1] is not None and infos[i] is not None and scripts[i - 1] == scripts[i]:
-                self._steps.setdefault((s[i - 1], s[i], scripts[i]), x[i] - x[i - 1] - infos[i - 1][1])
+        for k in range(1, len(tokens)):
+            (left, _), (right, j) = tokens[k - 1], tokens[k]
+            if infos[k - 1] is not None and infos[k] is not None and scripts[j - 1] == scripts[j]:
+                self._steps.setdefault((left, right, scripts[j]), x[k] - x[k - 1] - infos[k - 1][1])
 
     def layout(self, font, s: str):
         """``(glyphs, width, height, descent)`` of a line as ``font.set_text(s)`` lays it out (pixels), with
-        ``glyphs`` the (glyph index, pen x in 1/64 px) of each inked character; None where matplotlib must."""
+        ``glyphs`` the (glyph index, pen x in 1/64 px) of each inked glyph; None where matplotlib must."""
         if not s:
             return None
         scripts = script_runs(s)
         if scripts is None:
             return None
+        for _ in range(4):                                # again after learning a ligature ("f" + "f" + "i")
+            line = self._layout(font, s, scripts)
+            if line is not _AGAIN:
+                return line
+        return None
+
+    def _layout(self, font, s: str, scripts: list):
         font.set_size(self.size, self.dpi)
         chars, steps = self._chars, self._steps
         pen, previous, glyphs, learned = 0, None, [], False
         y_min, y_max = 32000, -32000                  # FT2Font's bbox: the union of every glyph's (a blank's is 0)
-        for i, c in enumerate(s):
-            info = chars.get(c, False)
+        for token, i in self._tokens(s):
+            info = chars.get(token, False)
             if info is False:
-                info = self._char(font, c)
+                info = self._char(font, token)
             if info is None:
                 return None
+            # libraqm's runs: a token's script is its first character's, and a ligature's characters share one
+            if len(token) > 1 and len(set(scripts[i:i + len(token)])) > 1:
+                return None
             if previous is not None and scripts[i - 1] == scripts[i]:     # across scripts: no kerning
-                pair = (previous, c, scripts[i])
+                pair = (previous, token, scripts[i])
                 step = steps.get(pair, False)
                 if step is False and not learned:       # a new pair: one set_text of the line teaches all of them
                     self.learn(font, s)
                     learned = True
                     step = steps.get(pair, False)
-                if step is False:                       # not learnt from the line (shaped with a neighbour)
+                if step is False:                       # not learnt from the line (shaped with a neighbour?)
                     step = self._step(font, *pair)
-                if step is None:
-                    return None
+                if step is None:                        # shaped together: a ligature to learn, or matplotlib's
+                    return _AGAIN if self._ligature(font, previous + token, scripts[i]) else None
                 pen += step
             index, advance, (_x0, y0, _x1, y1) = info
             if y0 < y_min:
@@ -219,7 +264,7 @@ class GlyphRuns:
             if (_x0, y0, _x1, y1) != (0, 0, 0, 0):
                 glyphs.append((index, pen))
             pen += advance
-            previous = c
+            previous = token
         if y_min > y_max:
             y_min = y_max = 0
         return glyphs, pen / 64.0, (y_max - y_min) / 64.0, -y_min / 64.0
@@ -258,6 +303,8 @@ class GlyphRuns:
                 agg.draw_text_image(buffer, left + (px >> 6), canvas_height - (top + (py >> 6)) + buffer.shape[0], 0, gc)
 
 
+#: layout found a new ligature: cut the line again
+_AGAIN = object()
 #: the 16.16 matrices matplotlib gives FreeType for an unslanted glyph, by angle
 _transforms: dict = {}
 
