@@ -22,8 +22,9 @@ line is new, and two layouts and a rasterisation per glyph are most of a frame.
 A line is then laid out by adding advances and pair steps (the pens ``set_text`` gives, and its
 width, height and descent: the advance, and the union of the glyphs' boxes), and drawn by blending
 each glyph's kept bitmap where ``draw_text`` would blend the same bitmap. Lines matplotlib lays out
-otherwise (a character the primary font lacks, so a fallback font; mathtext; TeX;
-font features or a language set on the text) are drawn by matplotlib. Tests compare the layouts with
+otherwise, or that this cannot follow (a character the primary font lacks, so a fallback font; a
+letter of a script other than Latin and Greek, or a mark; mathtext; TeX; font features or a language
+set on the text) are drawn by matplotlib. Tests compare the layouts with
 ``set_text``'s for thousands of strings, and the frames with matplotlib's full draws, pixel for pixel.
 """
 
@@ -206,6 +207,8 @@ class GlyphRuns:
             return
         tokens = self._tokens(s)
         infos = [self._info(font, t) for t, _ in tokens]
+        if None in infos:                                 # a fallback glyph: the line is matplotlib's
+            return
         font.set_size(self.size, self.dpi)
         pens = np.asarray(font.set_text(s, 0.0, flags=self.flags)).reshape(-1, 2)
         if len(pens) != len(tokens) or pens[:, 1].any():
@@ -213,7 +216,7 @@ class GlyphRuns:
         x = pens[:, 0].astype(np.int64).tolist()
         for k in range(1, len(tokens)):
             (left, _), (right, j) = tokens[k - 1], tokens[k]
-            if infos[k - 1] is not None and infos[k] is not None and scripts[j - 1] == scripts[j]:
+            if scripts[j - 1] == scripts[j]:
                 self._steps.setdefault((left, right, scripts[j]), x[k] - x[k - 1] - infos[k - 1][1])
 
     def layout(self, font, s: str):
