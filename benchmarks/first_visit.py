@@ -22,6 +22,8 @@ never rests, never computes one.
     python benchmarks/first_visit.py noisy_max epsilon     # one control, in this interpreter (JSON)
     python benchmarks/first_visit.py --profile noisy_max epsilon   # cProfile of its first visits
     python benchmarks/first_visit.py --split noisy_max epsilon     # CPU ms: update, frame, encoding (JSON)
+    python benchmarks/first_visit.py --python PY1 --python PY2 [NAME]  # every control under each interpreter
+                                                                     # (one after the other): one table
 
 Each control is walked in :data:`KERNELS` fresh kernels, as that many students would, and its p95
 is taken over all their first visits (150): on a virtual machine whose host takes a core away now
@@ -125,6 +127,8 @@ def measure_one(factory_name: str, control_name: str) -> dict:
             out[key].append((done[0] - t) * 1000)
             out["cpu"].append((done[1] - c) * 1000)
     out["load"] = os.getloadavg()[0]
+    import matplotlib
+    out["matplotlib"], out["python"] = matplotlib.__version__, sys.executable
     return out
 
 
@@ -136,6 +140,7 @@ def summary(row: dict) -> dict:
             if ms else {"p50": float("nan"), "p95": float("nan"), "max": float("nan")}
 
     return {**{k: row[k] for k in ("widget", "control", "load", "build_s", "revisits", "no_new_image")},
+            **{k: row[k] for k in ("matplotlib", "python") if k in row},
             "visits": len(every), "all": stats(every), "up": stats(row["up"]), "back": stats(row["back"]),
             "cpu": stats(row["cpu"]), "each_p95": row.get("each_p95", [stats(every)["p95"]])}
 
@@ -212,6 +217,7 @@ def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | 
             s = summary(pooled([_one_in_fresh_kernel(factory.__name__, name) if kernel else
                                 _one_in_fresh_interpreter(factory.__name__, name) for _ in range(kernels)]))
             s["ok"] = s["all"]["p95"] <= limit_ms
+            print(f"{s['widget']}.{name}: p95 {s['all']['p95']:.1f} ms", file=sys.stderr, flush=True)
             data.append(s)
             rows.append(f"| {s['widget']} | {name} | {s['visits']} | {s['all']['p50']:.1f} | **{s['all']['p95']:.1f}** | "
                         f"{s['all']['max']:.1f} | {' / '.join(f'{v:.1f}' for v in s['each_p95'])} | "
@@ -239,6 +245,68 @@ def bench_first_visits(limit_ms: float = 20.0, kernel: bool = True, only: str | 
     tail = ["", f"{met} of {len(data)} controls meet the target; the slowest p95 is {worst['all']['p95']:.1f} ms "
             f"({worst['widget']}, {worst['control']})."]
     return head + rows + tail + explain(data), data
+
+
+def bench_versions(pythons: list[str], limit_ms: float = 20.0, kernel: bool = True,
+                   only: str | None = None) -> list[str]:
+    """:func:`bench_first_visits` under each interpreter of ``pythons`` (one after the other: each walks every
+    control in its own fresh kernels, which run that interpreter), as one table with a column group per
+    matplotlib version, the one-minute load of each row, and where the slowest first visits spend their CPU."""
+    runs = []
+    for python in pythons:
+        command = [python, __file__, "--json", *([] if kernel else ["--no-kernel"]), *([only] if only else [])]
+        done = subprocess.run(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)   # progress on stderr
+        if done.returncode != 0:
+            raise RuntimeError(f"{python}: exit {done.returncode}")
+        run = json.loads(done.stdout.splitlines()[-1])
+        versions = {d.get("matplotlib") for d in run["data"]}
+        if len(versions) != 1:                    # a kernel that ran another interpreter than the one asked for
+            raise RuntimeError(f"{python}: the kernels ran matplotlib {sorted(map(str, versions))}")
+        run["version"] = versions.pop()
+        runs.append(run)
+    names = [f"matplotlib {r['version']}" for r in runs]
+    where = "a fresh IPython kernel (jupyter_client; the widgets' comms send each image)" if kernel else \
+        "a fresh Python interpreter (no kernel: the widgets' comms are dummies)"
+    head = [f"Each control in {KERNELS} × {where}, under each of {len(runs)} interpreters one after the other ("
+            + "; then ".join(f"{n}, Python {r['python_version']}: load average (1, 5, 15 min) "
+                             f"{', '.join(f'{x:.2f}' for x in r['load_before'])} before, "
+                             f"{', '.join(f'{x:.2f}' for x in r['load_after'])} after, host steal {r['steal']:.1f}%"
+                             for n, r in zip(names, runs))
+            + f"): import, build the widget (its first draw), then {PASS} values up its range and {PASS} back (the "
+            "values between), each drawn for the first time; timed from `control.value = v` to the Image widget's "
+            "new PNG and the access widget's new text alternative (the later). The percentiles are over the first "
+            f"visits of all {KERNELS} kernels; *CPU p95* is the process's own CPU time per visit, which the load "
+            "barely changes; *load* is the 1-minute load average as the row ran, on this shared 2-core machine.", "",
+            "| widget | control | first visits | " + " | ".join(
+                f"{n}: p50 ms | **p95 ms** | max ms | CPU p95 ms | load" for n in names)
+            + f" | verdict (p95 ≤ {limit_ms:.0f} ms) |",
+            "|---|---|---|" + "---|---|---|---|---|" * len(runs) + "---|"]
+    rows, met = [], 0
+    by_run = [{(d["widget"], d["control"]): d for d in r["data"]} for r in runs]
+    for key in [(d["widget"], d["control"]) for d in runs[0]["data"]]:
+        cells, missed = [], []
+        for name, data in zip(names, by_run):
+            d = data.get(key)
+            if d is None:
+                cells.append("– | – | – | – | –")
+                missed.append(f"not measured on {name}")
+                continue
+            cells.append(f"{d['all']['p50']:.1f} | **{d['all']['p95']:.1f}** | {d['all']['max']:.1f} | "
+                         f"{d['cpu']['p95']:.1f} | {d['load']:.2f}")
+            if not d["all"]["p95"] <= limit_ms:
+                missed.append(f"missed on {name} by {d['all']['p95'] - limit_ms:.1f} ms")
+        met += not missed
+        rows.append(f"| {key[0]} | {key[1]} | {by_run[0][key]['visits']} | " + " | ".join(cells) + " | "
+                    + ("met" if not missed else "**" + "; ".join(missed) + "**") + " |")
+    tail = ["", f"{met} of {len(rows)} controls meet the target on every version. " + " ".join(
+        f"On {n}: {sum(d['all']['p95'] <= limit_ms for d in r['data'])} of {len(r['data'])}, the slowest p95 "
+        f"{max(r['data'], key=lambda d: d['all']['p95'])['all']['p95']:.1f} ms "
+        f"({max(r['data'], key=lambda d: d['all']['p95'])['widget']}, "
+        f"{max(r['data'], key=lambda d: d['all']['p95'])['control']})." for n, r in zip(names, runs))]
+    for name, run in zip(names, runs):
+        explained = run["lines"][run["lines"].index(next(x for x in run["lines"] if x.startswith("Where the CPU"))):]
+        tail += ["", f"On {name}: " + explained[0][0].lower() + explained[0][1:], *explained[1:]]
+    return head + rows + tail
 
 
 def split_one(factory_name: str, control_name: str) -> dict:
@@ -310,6 +378,21 @@ if __name__ == "__main__":
         print(json.dumps(split_one(*args[1:3])))
     elif len(args) == 2 and not any(a.startswith("-") for a in args):
         print(json.dumps(measure_one(*args)))
+    elif "--python" in args:
+        pythons = [args[i + 1] for i, a in enumerate(args) if a == "--python"]
+        rest = [a for i, a in enumerate(args) if a != "--python" and (i == 0 or args[i - 1] != "--python")]
+        print("\n".join(bench_versions(pythons, kernel="--no-kernel" not in rest,
+                                        only=next((a for a in rest if not a.startswith("-")), None))))
+    elif "--json" in args:                       # for bench_versions: this interpreter's rows, as JSON
+        import platform
+        before, steal_before = os.getloadavg(), cpu_steal()
+        lines, data = bench_first_visits(kernel="--no-kernel" not in args,
+                                         only=next((a for a in args if not a.startswith("-")), None))
+        steal_after = cpu_steal()
+        ticks = steal_after[1] - steal_before[1]
+        print(json.dumps({"lines": lines, "data": data, "load_before": before, "load_after": os.getloadavg(),
+                          "steal": 100 * (steal_after[0] - steal_before[0]) / ticks if ticks else float("nan"),
+                          "python_version": platform.python_version()}))
     else:
         lines, _ = bench_first_visits(kernel="--no-kernel" not in args,
                                       only=next((a for a in args if not a.startswith("-")), None))

@@ -12,6 +12,8 @@ Gaussian within 2× of raw gamma sampling, discrete Laplace for 10,000 cells in 
     python benchmarks/run.py [--quick] [--skip-tests]
     python benchmarks/run.py grading     # only: grading 200 submissions on 2 workers (printed)
     python benchmarks/run.py first-visits  # only: every control's first drag, fresh kernels (printed)
+    python benchmarks/run.py --also-python /path/to/venv-mpl3.10/bin/python   # the first-drag table under
+                                         # this interpreter too (another matplotlib): a column group per version
 
 The machine may be shared: each section records the load average when it started (`uptime`'s
 1, 5 and 15 minute figures), and the first-visit table the load for each control.
@@ -41,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from browser import bench_browser  # noqa: E402
-from first_visit import bench_first_visits  # noqa: E402
+from first_visit import bench_first_visits, bench_versions  # noqa: E402
 from gradescope import bench_gradescope  # noqa: E402
 from grading_and_audit import bench_grading, bench_promises  # noqa: E402
 from hub_capacity import bench_hub  # noqa: E402
@@ -357,11 +359,19 @@ def main(argv=None) -> int:
     parser.add_argument("--hub-only", action="store_true",
                         help="measure a class on a hub only (make bench-hub); keep the other sections")
     parser.add_argument("--students", default="1 5 10 20", help="the class sizes the hub is measured with")
+    parser.add_argument("--also-python", action="append", default=[], metavar="PYTHON",
+                        help="walk the first-drag table under this interpreter too (another matplotlib version), "
+                             "one after the other: one table with a column group per version")
     parser.add_argument("only", nargs="?", choices=["grading", "first-visits"],
                         help="run only this benchmark (printed, not written)")
     args = parser.parse_args(argv)
+    def first_visits():
+        if not args.also_python:
+            return bench_first_visits()
+        return bench_versions([sys.executable, *args.also_python]), None
+
     if args.only:
-        lines, _ = bench_grading() if args.only == "grading" else bench_first_visits()
+        lines, _ = bench_grading() if args.only == "grading" else first_visits()
         print(f"load average before: {_load()}")
         print("\n".join(lines))
         return 0
@@ -381,7 +391,7 @@ def main(argv=None) -> int:
     for title, fn in [("import dpteach", bench_import),
                       ("Sliders: value change → new PNG bytes", lambda: bench_sliders(10 if args.quick else 50,
                                                                                        3 if args.quick else 10)),
-                      ("Sliders, first drag: every value new, in a fresh kernel", bench_first_visits),
+                      ("Sliders, first drag: every value new, in a fresh kernel", first_visits),
                       ("Sliders in presentation mode (projector)",
                        lambda: bench_sliders(10 if args.quick else 50, 3 if args.quick else 10, presentation=True)),
                       ("Sliders in the browser: JupyterLab in headless Chromium", bench_browser),

@@ -39,11 +39,16 @@ def _conda_packages(text: str) -> dict[str, str]:
     return out
 
 
-def _lock(name: str) -> dict[str, str]:
-    """{package: version} of a lock file's entries that apply on Python 3.11 (what conda installs)."""
+#: the Pythons the locks are resolved for (uv's --universal: markers split where needed): the oldest
+#: pyproject.toml allows, and the one conda installs (where matplotlib 3.11 begins)
+PYTHONS = ("3.10.16", "3.11.7")
+
+
+def _lock(name: str, python: str = PYTHONS[-1]) -> dict[str, str]:
+    """{package: version} of a lock file's entries that apply on ``python`` (by default 3.11: what conda installs)."""
     sys.path.insert(0, str(ROOT / "requirements"))
     from sync_environment import pins
-    return {_name(p): p.split("==")[1] for p in pins(ROOT / "requirements" / f"{name}.lock.txt")}
+    return {_name(p): p.split("==")[1] for p in pins(ROOT / "requirements" / f"{name}.lock.txt", python)}
 
 
 def _normal(name: str) -> str:
@@ -94,16 +99,27 @@ def _extra(name: str) -> list[str]:
 
 def test_locked_versions_satisfy_pyproject():
     """A lock that no longer satisfies pyproject.toml's ranges (a cap added, say) is stale: run `make lock`. Every
-    extra is in the test lock but the hub's, whose lock is its own (on top of the test lock)."""
+    extra is in the test lock but the hub's, whose lock is its own (on top of the test lock). On every Python the
+    locks are resolved for: their markers split some pins by version (matplotlib 3.11 needs Python 3.11)."""
     from packaging.requirements import Requirement
     project = _pyproject()["project"]
-    test = {_normal(k): v for k, v in _lock("test").items()}
-    hub = {_normal(k): v for k, v in _lock("hub").items()}
-    for line in project["dependencies"] + sum((_extra(e) for e in project["optional-dependencies"]), []):
-        requirement = Requirement(line)
-        if requirement.marker is None or requirement.marker.evaluate({"python_version": "3.11"}):
-            version = (test | hub)[_normal(requirement.name)]
-            assert requirement.specifier.contains(version, prereleases=True), f"{line}: locked {version}"
+    for python in PYTHONS:
+        test = {_normal(k): v for k, v in _lock("test", python).items()}
+        hub = {_normal(k): v for k, v in _lock("hub", python).items()}
+        for line in project["dependencies"] + sum((_extra(e) for e in project["optional-dependencies"]), []):
+            requirement = Requirement(line)
+            env = {"python_version": ".".join(python.split(".")[:2]), "python_full_version": python}
+            if requirement.marker is None or requirement.marker.evaluate(env):
+                version = (test | hub)[_normal(requirement.name)]
+                assert requirement.specifier.contains(version, prereleases=True), f"Python {python}: {line}: locked {version}"
+
+
+def test_matplotlib_is_locked_per_python():
+    """matplotlib 3.11 needs Python >= 3.11: the locks pin 3.10 below it and 3.11 from it, each satisfying its
+    Requires-Python (the fast text path has one module per version: tests/test_render_glyph_runs.py)."""
+    for name in ("lab", "test", "grading", "present"):
+        old, new = _lock(name, PYTHONS[0])["matplotlib"], _lock(name, PYTHONS[1])["matplotlib"]
+        assert old.startswith("3.10.") and new.startswith("3.11."), (name, old, new)
 
 
 def test_the_extras_by_role_and_the_command():

@@ -29,6 +29,12 @@ to rasterise it (about 20 µs a glyph each time, 3 ms for a two-line title); wit
 frame's ``Text.draw`` each line is rasterised when it is measured (:class:`_LayoutOnce`), and
 a new line is composed from glyph bitmaps kept per sub-pixel phase (:class:`GlyphLines`,
 about 5 µs a glyph, FreeType's own pixels) wherever they are all kept.
+
+matplotlib 3.11 draws text otherwise (HarfBuzz shapes each line; every glyph is rasterised and
+blended on its own at its sub-pixel place), so on 3.11 a line is laid out once from kept advances
+and pair steps and drawn from glyph bitmaps kept per phase (:class:`~._glyph_runs.RunsOnce`), and
+there are no sprites (a sprite would differ by a level where two glyphs' edges share a pixel). On
+any other version every text is drawn by matplotlib (the same pixels, slower).
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import fontManager as _fontManager
 from matplotlib.text import Text
 
+from ._glyph_runs import RunsOnce
+from ._glyph_runs import warm as _warm_runs
 from ._glyphs import GlyphLines
 from ._png import encode_png
 
@@ -196,8 +204,10 @@ class Renderer:
     MAX_SPRITES = 512
 
     def _draw_text(self, text: Text, renderer) -> None:
-        """Draw ``text``: from its sprite if this exact text was drawn before, else directly."""
-        key = _text_key(text, self._epoch)
+        """Draw ``text``: from its sprite if this exact text was drawn before, else directly. No sprites on
+        matplotlib 3.11: it blends each glyph on its own, and a sprite (the glyphs blended on a transparent
+        canvas, then pasted) differs from that by one level where two glyphs' edges share a pixel."""
+        key = None if _RUNS_ONCE else _text_key(text, self._epoch)
         if key is None:                             # no sprite; its plain lines are still laid out once
             self._draw_lines_once(text, renderer)
             return
@@ -219,16 +229,23 @@ class Renderer:
             gc.restore()
 
     def _draw_lines_once(self, text: Text, renderer) -> None:
-        """``text.draw(renderer)``, each plain line laid out once and kept (:class:`_LayoutOnce`, matplotlib 3.10)."""
+        """``text.draw(renderer)``, each plain line laid out once and kept (:class:`_LayoutOnce` on matplotlib
+        3.10, :class:`~._glyph_runs.RunsOnce` on 3.11)."""
         if _LAYOUT_ONCE:
             with _LayoutOnce(renderer, self._lines, text):
+                text.draw(renderer)
+        elif _RUNS_ONCE:
+            with RunsOnce(renderer, self._lines):
                 text.draw(renderer)
         else:
             text.draw(renderer)
 
     def warm_text(self, text: Text, strings) -> None:
         """Render ``text``'s sprite for each of ``strings`` now (after a frame, for its static state), so that
-        a control that sets one of them later pastes it: the figure knows a label's few possible strings."""
+        a control that sets one of them later pastes it: the figure knows a label's few possible strings.
+        Nothing on matplotlib 3.11 (no sprites: see :meth:`_draw_text`)."""
+        if _RUNS_ONCE:
+            return
         original = text.get_text()
         renderer = self.canvas.get_renderer()
         try:
@@ -274,6 +291,8 @@ class Renderer:
 
 #: the draw_text that _LayoutOnce repeats is matplotlib 3.10's (its text antialiasing comes from the gc)
 _LAYOUT_ONCE = matplotlib.__version__.startswith("3.10.")
+#: matplotlib 3.11 draws a line glyph by glyph, each at its sub-pixel place: RunsOnce repeats that
+_RUNS_ONCE = matplotlib.__version__.startswith("3.11.")
 
 #: kept glyph bitmaps, one GlyphLines per font, size, dpi and hinting (shared by every figure)
 _GLYPH_LINES: dict = {}
@@ -297,6 +316,8 @@ def _glyph_lines(prop, dpi: float) -> GlyphLines:
 def _warm_glyphs(texts: Sequence[Text], renderer: RendererAgg) -> None:
     """Keep, at every sub-pixel phase, the glyphs of each text's string and of numbers: a slider's texts
     keep their words and change their numbers, so a first drag composes its lines from these."""
+    if _RUNS_ONCE:
+        _warm_runs(texts, renderer)
     if not _LAYOUT_ONCE:
         return
     for text in texts:
