@@ -123,7 +123,8 @@ class GlyphRuns:
     (a text path, at 100 pt): its size is set here before each use (which also clears any transform).
     """
 
-    #: bitmaps kept (a glyph meets up to 64 × 64 phases; a slider's text, a few hundred)
+    #: bitmaps kept (a glyph meets up to 64 × 64 phases; a slider's text, a few hundred; :meth:`fill`, its
+    #: characters at every x phase of its row)
     MAX_BITMAPS = 8192
 
     def __init__(self, size: float, dpi: float, flags) -> None:
@@ -140,6 +141,8 @@ class GlyphRuns:
         self._ligatures: dict = {}
         #: the scripts in whose runs the pairs of numbers were learnt (:func:`warm`)
         self.warmed: set = set()
+        #: (y phase, antialiased, angle) of every line drawn: where :meth:`fill` renders a glyph's x phases
+        self.rows: set = set()
 
     def _char(self, font, c: str):
         info = self._chars.get(c, False)
@@ -284,6 +287,8 @@ class GlyphRuns:
                                               @ [[1, 1 * 0], [0, 1]]).round().astype(int)
         agg, height, canvas_height = renderer._renderer, renderer.height, int(renderer.height)
         bitmaps, sized, dy = self._bitmaps, False, 0.0
+        if angle == 0:
+            self.rows.add((round(0x40 * (height - y)) & 63, antialiased, angle))
         for index, pen in glyphs:
             dx = pen / 64.0
             px, py = round(0x40 * (x + dx * cos - dy * sin)), round(0x40 * (height - y + dx * sin + dy * cos))
@@ -304,6 +309,31 @@ class GlyphRuns:
             buffer, left, top = kept
             if buffer.size:
                 agg.draw_text_image(buffer, left + (px >> 6), canvas_height - (top + (py >> 6)) + buffer.shape[0], 0, gc)
+
+
+    def fill(self, font, text: str) -> None:
+        """Render the glyphs of ``text``'s characters at each of the 64 x phases of every horizontal row drawn so
+        far (:attr:`rows`), as :meth:`draw` would render them there: a line whose numbers change moves the
+        glyphs after them by any 1/64 px, and a first drag then pastes them instead of rasterising each."""
+        indices = {info[0] for info in (self._char(font, c) for c in set(text)) if info is not None}
+        if not self.rows or len(self._bitmaps) + 64 * len(indices) * len(self.rows) > self.MAX_BITMAPS:
+            return
+        font.set_size(self.size, self.dpi)
+        for y_phase, antialiased, angle in self.rows:
+            transform = _transforms.get(angle)
+            if transform is None:
+                continue
+            for index in indices:
+                for x_phase in range(64):
+                    key = (index, x_phase, y_phase, antialiased, angle)
+                    if key in self._bitmaps:
+                        continue
+                    font._set_transform(transform, [x_phase, y_phase])
+                    bitmap = font._render_glyph(index, self.flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
+                    buffer = np.array(bitmap.buffer, dtype=np.uint8)
+                    if not antialiased:
+                        buffer *= 0xff
+                    self._bitmaps[key] = (buffer, bitmap.left, bitmap.top)
 
 
 #: layout found a new ligature: cut the line again
@@ -402,13 +432,17 @@ def _de_bruijn(alphabet: str) -> str:
     return "".join(alphabet[i] for i in out) + alphabet[out[0]]
 
 
-#: every pair of what a slider's numbers are made of, side by side: one set_text teaches all their steps
-_NUMBERS = _de_bruijn("0123456789.,−-+%×=:() ⁻")
+#: what a slider's numbers are made of
+_NUMBER_CHARS = "0123456789.,−-+%×=:() ⁻"
+#: every pair of them, side by side: one set_text teaches all their steps
+_NUMBERS = _de_bruijn(_NUMBER_CHARS)
 
 
 def warm(texts, renderer) -> None:
     """Learn the glyphs and pair steps of each text's lines and of numbers (a slider's texts keep their words
-    and change their numbers), so that a first drag lays its lines out without FreeType."""
+    and change their numbers), so that a first drag lays its lines out without FreeType; then draw each text
+    once (the frame that follows paints over it) and render its characters' and the numbers' glyphs at every x
+    phase of its row (:meth:`GlyphRuns.fill`), so that a first drag rasterises none."""
     for text in texts:
         if not text.get_text():
             continue
@@ -421,3 +455,11 @@ def warm(texts, renderer) -> None:
             for script in set(scripts) - runs.warmed:      # numbers in a run of each script the text has
                 runs.learn(font, {"Latn": "x", "Grek": "α"}.get(script, "") + _NUMBERS)
                 runs.warmed.add(script)
+    with RunsOnce(renderer, {}):
+        for text in texts:
+            if text.get_text() and text.get_visible():
+                text.draw(renderer)
+    for text in texts:
+        if text.get_text():
+            runs, font = glyph_runs(text.get_fontproperties(), renderer.dpi)
+            runs.fill(font, text.get_text().replace("\n", "") + _NUMBER_CHARS)

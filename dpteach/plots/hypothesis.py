@@ -152,7 +152,7 @@ class TradeoffFigure(_Updatable):
                               else "\n(tracing attack: one person, k = 1)"))
         who = "one person" if group == 1 else f"a group of {group}"
         slack = f", δ = {d:g}" if d else ""
-        self.ax.title.set_text(f"ε = {eps:g}{slack}, {who}: every test stays out of the shaded region")
+        self.ax.title.set_text(f"ε = {eps:g}{slack}, {who}: no test enters the shaded region")
         allowed = group_tradeoff_limit(m.fpr_box[:, 1], eps, group, d)
         inside = bool(np.all(m.fnr_box[:, 1] >= allowed - 1e-12))
         result = {"epsilon": eps, "k": group, "delta": d, "fpr": m.fpr, "fnr": m.fnr, "boxes_allowed": inside,
