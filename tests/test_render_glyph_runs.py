@@ -161,3 +161,26 @@ def test_a_font_left_at_another_size_is_sized_again():
     font.set_text("Jq{y} 7", 0.0, flags=get_hinting_flag())
     w, h = font.get_width_height()
     assert line[1:] == (w / 64.0, h / 64.0, font.get_descent() / 64.0)
+
+
+@on_311
+def test_every_figure_drawn_has_its_titles_glyphs_at_every_x_phase_of_its_row():
+    """A figure's first draw renders its dynamic texts' characters and the number characters at each of the 64 x
+    phases of each text's own row (GlyphRuns.fill), so that a first drag, whose new numbers move the glyphs after
+    them by any 1/64 px, rasterises none. It holds for the figures drawn later in a session too, whose font and
+    size earlier figures share (their rows fill none of theirs, and the oldest bitmaps make room)."""
+    import dpteach.widgets as w
+    from dpteach.plots._glyph_runs import _NUMBER_CHARS, glyph_runs
+
+    for factory in (w.attack_success, w.accuracy_bound, w.laplace_density, w.tradeoff_region, w.privacy_loss):
+        widget = factory()
+        renderer = widget.figure.fig.canvas.get_renderer()
+        titles = [ax.title for ax in widget.figure.fig.axes]
+        title = next(t for t in widget.figure.dynamic if any(t is u for u in titles) and t.get_text().strip())
+        runs, font = glyph_runs(title.get_fontproperties(), renderer.dpi)
+        assert len(runs._bitmaps) <= runs.MAX_BITMAPS
+        rows = {(y, aa, angle) for (_, _, y, aa, angle) in runs._bitmaps}
+        indices = {runs._char(font, c)[0] for c in set(title.get_text().replace("\n", "") + _NUMBER_CHARS)
+                   if runs._char(font, c) is not None}
+        assert any(all((i, x, y, aa, angle) in runs._bitmaps for i in indices for x in range(64))
+                   for (y, aa, angle) in rows), f"{factory.__name__}: its title's glyphs are not kept at every x phase"

@@ -141,7 +141,8 @@ class GlyphRuns:
         self._ligatures: dict = {}
         #: the scripts in whose runs the pairs of numbers were learnt (:func:`warm`)
         self.warmed: set = set()
-        #: (y phase, antialiased, angle) of every line drawn: where :meth:`fill` renders a glyph's x phases
+        #: (y phase, antialiased, angle) of the lines drawn since :func:`warm` last emptied it: where :meth:`fill`
+        #: renders a text's glyphs at every x phase
         self.rows: set = set()
 
     def _char(self, font, c: str):
@@ -311,29 +312,34 @@ class GlyphRuns:
                 agg.draw_text_image(buffer, left + (px >> 6), canvas_height - (top + (py >> 6)) + buffer.shape[0], 0, gc)
 
 
-    def fill(self, font, text: str) -> None:
-        """Render the glyphs of ``text``'s characters at each of the 64 x phases of every horizontal row drawn so
-        far (:attr:`rows`), as :meth:`draw` would render them there: a line whose numbers change moves the
-        glyphs after them by any 1/64 px, and a first drag then pastes them instead of rasterising each."""
+    def fill(self, font, text: str, rows) -> None:
+        """Render the glyphs of ``text``'s characters at each of the 64 x phases of each of ``rows`` (horizontal
+        rows :meth:`draw` recorded in :attr:`rows`: (y phase, antialiased, angle)), as :meth:`draw` would render
+        them there: a line whose numbers change moves the glyphs after them by any 1/64 px, and a first drag
+        then pastes them instead of rasterising each. The oldest bitmaps make room, as in :meth:`draw`; a text
+        that would need more than half of :data:`MAX_BITMAPS` is left to its frames."""
         indices = {info[0] for info in (self._char(font, c) for c in set(text)) if info is not None}
-        if not self.rows or len(self._bitmaps) + 64 * len(indices) * len(self.rows) > self.MAX_BITMAPS:
+        if not rows or 64 * len(indices) * len(rows) > self.MAX_BITMAPS // 2:
             return
         font.set_size(self.size, self.dpi)
-        for y_phase, antialiased, angle in self.rows:
+        bitmaps = self._bitmaps
+        for y_phase, antialiased, angle in rows:
             transform = _transforms.get(angle)
             if transform is None:
                 continue
             for index in indices:
                 for x_phase in range(64):
                     key = (index, x_phase, y_phase, antialiased, angle)
-                    if key in self._bitmaps:
+                    if key in bitmaps:
                         continue
                     font._set_transform(transform, [x_phase, y_phase])
                     bitmap = font._render_glyph(index, self.flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
                     buffer = np.array(bitmap.buffer, dtype=np.uint8)
                     if not antialiased:
                         buffer *= 0xff
-                    self._bitmaps[key] = (buffer, bitmap.left, bitmap.top)
+                    if len(bitmaps) >= self.MAX_BITMAPS:
+                        bitmaps.pop(next(iter(bitmaps)))
+                    bitmaps[key] = (buffer, bitmap.left, bitmap.top)
 
 
 #: layout found a new ligature: cut the line again
@@ -458,8 +464,7 @@ def warm(texts, renderer) -> None:
     with RunsOnce(renderer, {}):
         for text in texts:
             if text.get_text() and text.get_visible():
+                runs, font = glyph_runs(text.get_fontproperties(), renderer.dpi)
+                runs.rows = set()           # the rows of this text alone
                 text.draw(renderer)
-    for text in texts:
-        if text.get_text():
-            runs, font = glyph_runs(text.get_fontproperties(), renderer.dpi)
-            runs.fill(font, text.get_text().replace("\n", "") + _NUMBER_CHARS)
+                runs.fill(font, text.get_text().replace("\n", "") + _NUMBER_CHARS, runs.rows)
