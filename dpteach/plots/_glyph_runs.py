@@ -299,18 +299,25 @@ class GlyphRuns:
                 if not sized:
                     font.set_size(self.size, self.dpi)
                     sized = True
-                font._set_transform(transform, [px, py])
-                bitmap = font._render_glyph(index, self.flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
-                buffer = np.array(bitmap.buffer, dtype=np.uint8)
-                if not antialiased:
-                    buffer *= 0xff
-                if len(bitmaps) >= self.MAX_BITMAPS:
-                    bitmaps.pop(next(iter(bitmaps)))
-                kept = bitmaps[key] = (buffer, bitmap.left - (px >> 6), bitmap.top - (py >> 6))
+                kept = self._keep(font, transform, key, px, py)
             buffer, left, top = kept
             if buffer.size:
                 agg.draw_text_image(buffer, left + (px >> 6), canvas_height - (top + (py >> 6)) + buffer.shape[0], 0, gc)
 
+
+    def _keep(self, font, transform, key, px: int, py: int):
+        """Rasterise glyph ``key[0]`` with its pen at ``(px, py)`` (26.6) as matplotlib does, and keep its bitmap
+        under ``key`` (the oldest kept makes room) as ``(bitmap, left, top)`` for a pen at whole pixel 0, 0."""
+        antialiased = key[3]
+        font._set_transform(transform, [px, py])
+        bitmap = font._render_glyph(key[0], self.flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
+        buffer = np.array(bitmap.buffer, dtype=np.uint8)
+        if not antialiased:
+            buffer *= 0xff
+        if len(self._bitmaps) >= self.MAX_BITMAPS:
+            self._bitmaps.pop(next(iter(self._bitmaps)))
+        kept = self._bitmaps[key] = (buffer, bitmap.left - (px >> 6), bitmap.top - (py >> 6))
+        return kept
 
     def fill(self, font, text: str, rows) -> None:
         """Render the glyphs of ``text``'s characters at each of the 64 x phases of each of ``rows`` (horizontal
@@ -332,14 +339,7 @@ class GlyphRuns:
                     key = (index, x_phase, y_phase, antialiased, angle)
                     if key in bitmaps:
                         continue
-                    font._set_transform(transform, [x_phase, y_phase])
-                    bitmap = font._render_glyph(index, self.flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
-                    buffer = np.array(bitmap.buffer, dtype=np.uint8)
-                    if not antialiased:
-                        buffer *= 0xff
-                    if len(bitmaps) >= self.MAX_BITMAPS:
-                        bitmaps.pop(next(iter(bitmaps)))
-                    bitmaps[key] = (buffer, bitmap.left, bitmap.top)
+                    self._keep(font, transform, key, x_phase, y_phase)
 
 
 #: layout found a new ligature: cut the line again
